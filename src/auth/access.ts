@@ -1,0 +1,92 @@
+/** token → user → account → role → accessible inboxes (contract §2). */
+import type { Db } from '../db/db.js';
+import { MESSAGES, SearchError } from '../search/errors.js';
+
+/** Bit values of `accounts.feature_flags` (a bigint bitmask: test in SQL, never as a JS number). */
+export const FEATURE_BITS = {
+  searchWithGin: 2n ** 41n,
+  advancedSearch: 2n ** 52n,
+} as const;
+
+export interface Caller {
+  userId: number;
+}
+
+/** Everything a search needs to know about who asks, resolved once per request. */
+export interface AccessContext {
+  accountId: number;
+  userId: number;
+  role: 'agent' | 'administrator';
+  /** Inboxes whose conversations and messages the caller may see. */
+  inboxIds: number[];
+  flags: { searchWithGin: boolean; advancedSearch: boolean };
+}
+
+/** Resolves an access token to its user; throws the contract's 401 errors. */
+export async function authenticate(db: Db, token: string | undefined): Promise<Caller> {
+  if (token === undefined || token.trim() === '') throw new SearchError('missing_token', MESSAGES.missingToken);
+  const rows = await db.query<{ owner_type: string | null; owner_id: number | null }>(
+    { text: 'SELECT owner_type, owner_id FROM access_tokens WHERE token = $1 LIMIT 1', values: [token] },
+    'auth_token',
+  );
+  const row = rows[0];
+  if (!row || row.owner_id === null) throw new SearchError('invalid_token', MESSAGES.invalidToken);
+  if (row.owner_type !== 'User') throw new SearchError('bot_token', MESSAGES.botToken);
+  return { userId: row.owner_id };
+}
+
+/** The ids of the accounts a user belongs to, ascending. */
+export async function listAccountIds(db: Db, caller: Caller): Promise<number[]> {
+  const rows = await db.query<{ account_id: number }>(
+    { text: 'SELECT account_id FROM account_users WHERE user_id = $1::bigint ORDER BY account_id', values: [caller.userId] },
+    'auth_accounts',
+  );
+  return rows.map((r) => r.account_id);
+}
+
+interface AccountRow {
+  status: number | null;
+  role: number | null;
+  is_member: boolean;
+  search_with_gin: boolean;
+  advanced_search: boolean;
+  inbox_ids: number[];
+}
+
+/**
+ * Checks the account and the caller's membership, and lists the caller's inboxes in one query.
+ * Membership is checked before suspension, so a non-member learns nothing about the account.
+ */
+export async function resolveAccess(db: Db, caller: Caller, accountId: number): Promise<AccessContext> {
+  if (!Number.isSafeInteger(accountId) || accountId <= 0) throw new SearchError('account_not_found', MESSAGES.accountNotFound);
+  const rows = await db.query<AccountRow>(
+    {
+      text: `
+        SELECT a.status, au.role, au.id IS NOT NULL AS is_member,
+               (a.feature_flags & $3::bigint) <> 0 AS search_with_gin,
+               (a.feature_flags & $4::bigint) <> 0 AS advanced_search,
+               CASE WHEN au.role = 1
+                 THEN ARRAY(SELECT i.id FROM inboxes i WHERE i.account_id = a.id ORDER BY i.id)
+                 ELSE ARRAY(SELECT i.id FROM inboxes i
+                            JOIN inbox_members im ON im.inbox_id = i.id AND im.user_id = $2::bigint
+                            WHERE i.account_id = a.id ORDER BY i.id)
+               END AS inbox_ids
+        FROM accounts a
+        LEFT JOIN account_users au ON au.account_id = a.id AND au.user_id = $2::bigint
+        WHERE a.id = $1::bigint`,
+      values: [accountId, caller.userId, FEATURE_BITS.searchWithGin.toString(), FEATURE_BITS.advancedSearch.toString()],
+    },
+    'auth_account',
+  );
+  const row = rows[0];
+  if (!row) throw new SearchError('account_not_found', MESSAGES.accountNotFound);
+  if (!row.is_member) throw new SearchError('not_account_member', MESSAGES.notMember);
+  if ((row.status ?? 0) !== 0) throw new SearchError('account_suspended', MESSAGES.accountSuspended);
+  return {
+    accountId,
+    userId: caller.userId,
+    role: row.role === 1 ? 'administrator' : 'agent',
+    inboxIds: row.inbox_ids.map(Number),
+    flags: { searchWithGin: row.search_with_gin, advancedSearch: row.advanced_search },
+  };
+}

@@ -1,0 +1,89 @@
+/** The only pg.Pool: read-only sessions with a statement timeout, typed parsing, failures mapped once. */
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+import { MESSAGES, SearchError } from '../search/errors.js';
+import type { Db, SqlQuery } from './db.js';
+
+export interface PgDbOptions {
+  url: string;
+  /** Search sessions are read-only; only explicit admin commands open a writable pool. */
+  readOnly: boolean;
+  statementTimeoutMs: number;
+  poolSize: number;
+  logger: Logger;
+  /** Name reported to Postgres (pg_stat_activity.application_name). */
+  applicationName?: string;
+}
+
+const INT8_OID = 20;
+
+/** int8 → number: ids and epoch seconds fit in 2^53; feature flags are only ever tested in SQL. */
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** SQLSTATE classes and socket errors that mean "the backend is not answering", not "our bug". */
+export function isBackendUnavailable(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (code.startsWith('08') || code.startsWith('57') || code === '53300') return true; // connection, operator intervention (incl. 57014 statement timeout), too many connections
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE', 'EAI_AGAIN'].includes(code)) return true;
+  }
+  const message = (err as { message?: unknown }).message;
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error/i.test(message)
+  );
+}
+
+export function createPgDb(opts: PgDbOptions): Db {
+  const sessionOptions = [`-c statement_timeout=${opts.statementTimeoutMs}`];
+  if (opts.readOnly) sessionOptions.push('-c default_transaction_read_only=on');
+  const pool = new pg.Pool({
+    connectionString: opts.url,
+    max: opts.poolSize,
+    connectionTimeoutMillis: 3_000,
+    idleTimeoutMillis: 30_000,
+    // A client-side bound in case the network, not the server, hangs.
+    query_timeout: opts.statementTimeoutMs + 2_000,
+    application_name: opts.applicationName ?? 'searchdesk',
+    options: sessionOptions.join(' '),
+    types,
+  });
+  // An idle client losing its connection must not crash the process.
+  pool.on('error', (err) => opts.logger.warn({ event: 'pg_pool_error', err: { code: (err as { code?: string }).code, message: err.message } }, 'idle Postgres client failed'));
+
+  const db: Db = {
+    kind: 'pg',
+    async query<R extends object>(q: SqlQuery, label = 'query'): Promise<R[]> {
+      const started = performance.now();
+      try {
+        const res = await pool.query<R>(q.text, q.values);
+        opts.logger.debug({ event: 'db_query', label, ms: +(performance.now() - started).toFixed(1), rows: res.rowCount }, 'query');
+        return res.rows;
+      } catch (err) {
+        throw mapDbError(err, label, opts.logger);
+      }
+    },
+    async ping() {
+      await db.query({ text: 'SELECT 1', values: [] }, 'ping');
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+  return db;
+}
+
+/** Logs a database failure (code only, never SQL or values) and returns the caller-facing error. */
+export function mapDbError(err: unknown, label: string, logger: Logger): SearchError {
+  const code = (err as { code?: string }).code;
+  if (isBackendUnavailable(err)) {
+    logger.warn({ event: 'db_unavailable', label, code }, 'Postgres unavailable');
+    return new SearchError('backend_unavailable', MESSAGES.backendUnavailable, { cause: err });
+  }
+  logger.error({ event: 'db_error', label, code, message: (err as Error).message }, 'Postgres query failed');
+  return new SearchError('internal', MESSAGES.internal, { cause: err });
+}

@@ -1,0 +1,77 @@
+/**
+ * searchdesk's own message index format: what a document holds and how a `messages` row becomes
+ * one. Words are split here with the same rule the search uses, so every engine agrees.
+ */
+import { splitWords } from '../search/text.js';
+
+/** A `messages` row as the indexer reads it (only searchable types are read). */
+export interface SourceMessageRow {
+  id: number;
+  account_id: number;
+  inbox_id: number;
+  conversation_id: number;
+  content: string | null;
+  message_type: number;
+  private: boolean | null;
+  sender_type: string | null;
+  sender_id: number | null;
+  /** Unix milliseconds. */
+  created_at_ms: number;
+  /** Unix milliseconds. */
+  updated_at_ms: number;
+}
+
+export interface MessageDocument {
+  id: number;
+  account_id: number;
+  inbox_id: number;
+  conversation_id: number;
+  message_type: 'incoming' | 'outgoing';
+  private: boolean;
+  sender_type: string | null;
+  sender_id: number | null;
+  created_at: number;
+  updated_at: number;
+  /** Distinct lower-cased words of the content; searched by prefix. */
+  words: string[];
+}
+
+/** Longest word kept in the index (Lucene terms are limited to 32 766 bytes). */
+export const MAX_WORD_LENGTH = 2_000;
+
+export function toMessageDocument(row: SourceMessageRow): MessageDocument {
+  return {
+    id: Number(row.id),
+    account_id: Number(row.account_id),
+    inbox_id: Number(row.inbox_id),
+    conversation_id: Number(row.conversation_id),
+    message_type: row.message_type === 1 ? 'outgoing' : 'incoming',
+    private: row.private === true,
+    sender_type: row.sender_type,
+    sender_id: row.sender_id === null ? null : Number(row.sender_id),
+    created_at: Number(row.created_at_ms),
+    updated_at: Number(row.updated_at_ms),
+    words: splitWords(row.content ?? '').filter((w) => w.length <= MAX_WORD_LENGTH),
+  };
+}
+
+/** Settings and mapping of the searchdesk message index; core analysis only (no plugins needed). */
+export const MESSAGE_INDEX_BODY = {
+  settings: { number_of_shards: 1, number_of_replicas: 0, refresh_interval: '1s' },
+  mappings: {
+    dynamic: 'strict',
+    properties: {
+      id: { type: 'long' },
+      account_id: { type: 'long' },
+      inbox_id: { type: 'long' },
+      conversation_id: { type: 'long' },
+      message_type: { type: 'keyword' },
+      private: { type: 'boolean' },
+      sender_type: { type: 'keyword' },
+      sender_id: { type: 'long' },
+      created_at: { type: 'date', format: 'epoch_millis' },
+      updated_at: { type: 'date', format: 'epoch_millis' },
+      words: { type: 'keyword' },
+    },
+  },
+} as const;

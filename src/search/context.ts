@@ -1,0 +1,24 @@
+/** What every search function receives: the database, who asks, and the clock. */
+import type { AccessContext } from '../auth/access.js';
+import type { Db } from '../db/db.js';
+import type { Logger } from '../logger.js';
+import { PAGE_SIZE } from './params.js';
+
+export interface SearchContext {
+  db: Db;
+  access: AccessContext;
+  logger: Logger;
+  /** Current time in ms; injectable so the 90-day rules are testable. */
+  now: () => number;
+}
+
+/** One page of records and whether a next page exists (one extra row was fetched). */
+export interface Page<T> {
+  items: T[];
+  hasMore: boolean;
+}
+
+/** Cuts the extra row fetched for `has_more`. */
+export function toPage<T>(rows: T[], pageSize = PAGE_SIZE): Page<T> {
+  return { items: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
+}

@@ -1,0 +1,117 @@
+/**
+ * Conversation search: literal substring of the display id (as text) or of the contact's name,
+ * email, phone number or identifier; only conversations of inboxes the caller may access.
+ */
+import { SqlParams, type SqlQuery } from '../db/db.js';
+import type { AccessContext } from '../auth/access.js';
+import { toPage, type Page, type SearchContext } from './context.js';
+import { MESSAGE_JOINS, MESSAGE_JSON, toMessageRecord, type MessageRow } from './message-records.js';
+import { PAGE_SIZE, type ConversationsParams } from './params.js';
+import type { ConversationRecord } from './records.js';
+import { epoch, pageClause, timeBounds } from './sql.js';
+import { containsPattern } from './text.js';
+
+export interface ConversationRow {
+  id: number;
+  display_id: number;
+  account_id: number;
+  inbox_id: number;
+  status: number;
+  created_at: number | null;
+  last_activity_at: number | null;
+  contact_id: number | null;
+  contact_name: string | null;
+  contact_email: string | null;
+  contact_phone_number: string | null;
+  contact_identifier: string | null;
+  assignee_id: number | null;
+  assignee_name: string | null;
+  assignee_email: string | null;
+  team_id: number | null;
+  team_name: string | null;
+  inbox_name: string | null;
+  inbox_channel_type: string | null;
+  latest_message: MessageRow | null;
+}
+
+const STATUSES = ['open', 'resolved', 'pending', 'snoozed'] as const;
+
+export function buildConversationsQuery(access: Pick<AccessContext, 'accountId' | 'inboxIds'>, params: ConversationsParams): SqlQuery {
+  const p = new SqlParams();
+  const pattern = p.add(containsPattern(params.q));
+  const where = [
+    `cv.account_id = ${p.add(access.accountId)}::bigint`,
+    `cv.inbox_id = ANY(${p.add(access.inboxIds)}::bigint[])`,
+    `(cv.display_id::text ILIKE ${pattern} OR ${['name', 'email', 'phone_number', 'identifier'].map((c) => `ct.${c} ILIKE ${pattern}`).join(' OR ')})`,
+    ...timeBounds('cv.last_activity_at', params.since, params.until, p),
+  ];
+  // Find and page the ids first, then decorate only the rows of this page.
+  const text = `
+    WITH hits AS (
+      SELECT cv.id, cv.created_at
+      FROM conversations cv
+      LEFT JOIN contacts ct ON ct.id = cv.contact_id AND ct.account_id = cv.account_id
+      WHERE ${where.join('\n        AND ')}
+      ORDER BY cv.created_at DESC, cv.id DESC
+      ${pageClause(params.page ?? 1, PAGE_SIZE, p)}
+    )
+    SELECT c.id, c.display_id, c.account_id, c.inbox_id, c.status,
+           ${epoch('c.created_at')} AS created_at, ${epoch('c.last_activity_at')} AS last_activity_at,
+           ct.id AS contact_id, ct.name AS contact_name, ct.email AS contact_email,
+           ct.phone_number AS contact_phone_number, ct.identifier AS contact_identifier,
+           u.id AS assignee_id, coalesce(nullif(u.display_name, ''), u.name) AS assignee_name, u.email AS assignee_email,
+           t.id AS team_id, t.name AS team_name,
+           i.name AS inbox_name, i.channel_type AS inbox_channel_type,
+           lm.latest_message
+    FROM hits h
+    JOIN conversations c ON c.id = h.id
+    LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.account_id = c.account_id
+    LEFT JOIN users u ON u.id = c.assignee_id
+    LEFT JOIN teams t ON t.id = c.team_id AND t.account_id = c.account_id
+    LEFT JOIN inboxes i ON i.id = c.inbox_id
+    LEFT JOIN LATERAL (
+      SELECT ${MESSAGE_JSON} AS latest_message
+      FROM messages m ${MESSAGE_JOINS}
+      WHERE m.conversation_id = c.id AND m.message_type IN (0, 1)
+      ORDER BY m.created_at DESC, m.id DESC
+      LIMIT 1
+    ) lm ON true
+    ORDER BY h.created_at DESC, h.id DESC`;
+  return { text, values: p.values };
+}
+
+export function toConversationRecord(row: ConversationRow): ConversationRecord {
+  return {
+    id: row.id,
+    display_id: row.display_id,
+    account_id: row.account_id,
+    inbox_id: row.inbox_id,
+    status: STATUSES[row.status] ?? 'open',
+    created_at: row.created_at,
+    last_activity_at: row.last_activity_at,
+    messages: row.latest_message ? [toMessageRecord(row.latest_message)] : [],
+    meta: {
+      sender:
+        row.contact_id === null
+          ? null
+          : {
+              id: row.contact_id,
+              name: row.contact_name,
+              email: row.contact_email,
+              phone_number: row.contact_phone_number,
+              identifier: row.contact_identifier,
+              type: 'contact',
+            },
+      assignee:
+        row.assignee_id === null ? null : { id: row.assignee_id, name: row.assignee_name, email: row.assignee_email, type: 'user' },
+      team: row.team_id === null ? null : { id: row.team_id, name: row.team_name },
+      inbox: { id: row.inbox_id, name: row.inbox_name, channel_type: row.inbox_channel_type },
+    },
+  };
+}
+
+export async function searchConversations(ctx: SearchContext, params: ConversationsParams): Promise<Page<ConversationRecord>> {
+  if (ctx.access.inboxIds.length === 0) return { items: [], hasMore: false };
+  const rows = await ctx.db.query<ConversationRow>(buildConversationsQuery(ctx.access, params), 'search_conversations');
+  return toPage(rows.map(toConversationRecord));
+}

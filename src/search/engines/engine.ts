@@ -1,0 +1,13 @@
+/** The message-engine seam: one module per engine, each translating a MessageQuery. */
+import type { MessageQuery } from '../message-query.js';
+
+export type EngineName = 'postgres' | 'elasticsearch' | 'opensearch';
+
+export interface MessageEngine {
+  readonly name: EngineName;
+  /** Ids of matching messages, in order `created_at DESC, id DESC`, `query.limit` at most. */
+  findIds(query: MessageQuery): Promise<number[]>;
+  /** Resolves when the engine answers and its index is usable; throws otherwise. */
+  check(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,72 @@
+/**
+ * The message search, decided once for every engine: which words, which inboxes, which window,
+ * which sender, which page. Engines only translate a MessageQuery into their own query language.
+ */
+import type { AccessContext } from '../auth/access.js';
+import { MESSAGES, SearchError } from './errors.js';
+import { PAGE_SIZE, type MessagesParams } from './params.js';
+import { splitWords } from './text.js';
+
+export const WINDOW_DAYS = 90;
+export const WINDOW_SECONDS = WINDOW_DAYS * 86_400;
+const INT64_MAX = 2n ** 63n - 1n;
+
+export interface SenderFilter {
+  /** `messages.sender_type` value. */
+  type: 'Contact' | 'User';
+  /** Decimal id (int64 range). */
+  id: string;
+}
+
+export interface MessageQuery {
+  accountId: number;
+  /** Inboxes to search: accessible ones, narrowed to `inbox_id` when that one is accessible. Never empty. */
+  inboxIds: number[];
+  /** Lower-cased words; each must start a word of the content. Never empty. */
+  words: string[];
+  /** Inclusive lower bound on created_at, Unix seconds. */
+  since: number;
+  /** Inclusive upper bound on created_at, Unix seconds. */
+  until: number | undefined;
+  sender: SenderFilter | undefined;
+  offset: number;
+  /** Rows to fetch: page size + 1, so has_more is exact. */
+  limit: number;
+}
+
+/** `contact:<digits>` / `agent:<digits>` → a sender filter; anything else → undefined (ignored). */
+export function parseFrom(from: string | undefined): SenderFilter | 'matches_nothing' | undefined {
+  const m = from === undefined ? null : /^(contact|agent):(\d+)$/.exec(from);
+  if (!m) return undefined;
+  const id = BigInt(m[2] as string);
+  // Of the right form, but no row can have such an id.
+  if (id > INT64_MAX) return 'matches_nothing';
+  return { type: m[1] === 'contact' ? 'Contact' : 'User', id: id.toString() };
+}
+
+/**
+ * Applies the rules of interface §4.4 / contract §4.2 that do not depend on the engine.
+ * Returns `null` when nothing can match (no words, no accessible inbox, impossible sender).
+ * Throws the 90-day error when `since` is older than the window.
+ */
+export function buildMessageQuery(access: AccessContext, params: MessagesParams, nowMs: number): MessageQuery | null {
+  const oldest = Math.floor(nowMs / 1000) - WINDOW_SECONDS;
+  if (params.since !== undefined && params.since < oldest) throw new SearchError('window_exceeded', MESSAGES.windowExceeded);
+  const words = splitWords(params.q);
+  // Access first: an inbox_id the caller may not access is ignored, never widened.
+  const inboxIds =
+    params.inbox_id !== undefined && access.inboxIds.includes(params.inbox_id) ? [params.inbox_id] : access.inboxIds;
+  const sender = parseFrom(params.from);
+  if (words.length === 0 || inboxIds.length === 0 || sender === 'matches_nothing') return null;
+  const page = params.page ?? 1;
+  return {
+    accountId: access.accountId,
+    inboxIds,
+    words,
+    since: params.since ?? oldest,
+    until: params.until,
+    sender,
+    offset: (page - 1) * PAGE_SIZE,
+    limit: PAGE_SIZE + 1,
+  };
+}

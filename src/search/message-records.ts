@@ -1,0 +1,69 @@
+/** How a `messages` row becomes a message record; shared by message search and conversations. */
+import type { MessageRecord } from './records.js';
+import { epoch } from './sql.js';
+
+export interface MessageRow {
+  id: number;
+  content: string | null;
+  message_type: number;
+  private: boolean | null;
+  created_at: number | null;
+  conversation_id: number;
+  conversation_display_id: number | null;
+  inbox_id: number;
+  sender_type: string | null;
+  sender_id: number | null;
+  sender_name: string | null;
+}
+
+/** The columns of a MessageRow, as `[name, expression]` over aliases m (message), cv, sc, su. */
+const MESSAGE_FIELDS: ReadonlyArray<readonly [keyof MessageRow, string]> = [
+  ['id', 'm.id'],
+  ['content', 'm.content'],
+  ['message_type', 'm.message_type'],
+  ['private', 'm.private'],
+  ['created_at', epoch('m.created_at')],
+  ['conversation_id', 'm.conversation_id'],
+  ['conversation_display_id', 'cv.display_id'],
+  ['inbox_id', 'm.inbox_id'],
+  ['sender_type', 'm.sender_type'],
+  ['sender_id', 'm.sender_id'],
+  ['sender_name', `CASE m.sender_type WHEN 'Contact' THEN sc.name WHEN 'User' THEN coalesce(nullif(su.display_name, ''), su.name) END`],
+];
+
+/** Select list producing a MessageRow. */
+export const MESSAGE_COLUMNS = MESSAGE_FIELDS.map(([name, expr]) => `${expr} AS ${name}`).join(', ');
+
+/** One json object with the MessageRow keys (for a nested message). */
+export const MESSAGE_JSON = `json_build_object(${MESSAGE_FIELDS.map(([name, expr]) => `'${name}', ${expr}`).join(', ')})`;
+
+/** Joins that MESSAGE_COLUMNS needs, after `FROM messages m`. */
+export const MESSAGE_JOINS = `
+  LEFT JOIN conversations cv ON cv.id = m.conversation_id
+  LEFT JOIN contacts sc ON m.sender_type = 'Contact' AND sc.id = m.sender_id AND sc.account_id = m.account_id
+  LEFT JOIN users su ON m.sender_type = 'User' AND su.id = m.sender_id`;
+
+/** Only incoming (0) and outgoing (1) messages are ever shown; activity and template never. */
+export const SEARCHABLE_MESSAGE_TYPES = [0, 1] as const;
+
+const SENDER_TYPES: Record<string, 'contact' | 'user' | 'agent_bot'> = {
+  Contact: 'contact',
+  User: 'user',
+  AgentBot: 'agent_bot',
+};
+
+export function toMessageRecord(row: MessageRow): MessageRecord {
+  const senderType = row.sender_type === null ? undefined : SENDER_TYPES[row.sender_type];
+  return {
+    id: Number(row.id),
+    content: row.content,
+    message_type: row.message_type === 1 ? 'outgoing' : 'incoming',
+    private: row.private === true,
+    created_at: row.created_at === null ? null : Number(row.created_at),
+    conversation_id: Number(row.conversation_id),
+    conversation_display_id: row.conversation_display_id === null ? null : Number(row.conversation_display_id),
+    inbox_id: Number(row.inbox_id),
+    sender:
+      senderType && row.sender_id !== null ? { id: Number(row.sender_id), type: senderType, name: row.sender_name } : null,
+  };
+}

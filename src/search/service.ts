@@ -1,0 +1,87 @@
+/**
+ * The search core's entry point: one function per operation name, returning the `payload`
+ * envelope and the paging/engine facts both surfaces report. Knows nothing of MCP or HTTP.
+ */
+import { searchArticles } from './articles.js';
+import { searchContacts } from './contacts.js';
+import type { Page, SearchContext } from './context.js';
+import { searchConversations } from './conversations.js';
+import { messageSearchEnabled, searchMessages, type EngineLabel, type MessageEngines } from './messages.js';
+import { PAGE_SIZE, type Operation, type ParamsOf } from './params.js';
+import type { Payload, PayloadKey } from './records.js';
+
+export interface SearchMeta {
+  page: number;
+  per_page: number;
+  has_more: Partial<Record<PayloadKey, boolean>>;
+  /** Which engine answered the message part; `postgres` for the other resources. */
+  engine: EngineLabel;
+}
+
+export interface SearchResult {
+  payload: Payload;
+  meta: SearchMeta;
+}
+
+function single<K extends PayloadKey>(key: K, page: number, result: Page<NonNullable<Payload[K]>[number]>, engine: EngineLabel = 'postgres'): SearchResult {
+  return {
+    payload: { [key]: result.items } as Payload,
+    meta: { page, per_page: PAGE_SIZE, has_more: { [key]: result.hasMore }, engine },
+  };
+}
+
+/** Runs one operation with validated parameters for an authorised caller. */
+export async function runSearch<O extends Operation>(
+  ctx: SearchContext,
+  engines: MessageEngines,
+  op: O,
+  params: ParamsOf<O>,
+): Promise<SearchResult> {
+  const page = params.page ?? 1;
+  switch (op) {
+    case 'contacts':
+      return single('contacts', page, await searchContacts(ctx, params as ParamsOf<'contacts'>));
+    case 'conversations':
+      return single('conversations', page, await searchConversations(ctx, params as ParamsOf<'conversations'>));
+    case 'articles':
+      return single('articles', page, await searchArticles(ctx, params as ParamsOf<'articles'>));
+    case 'messages': {
+      const result = await searchMessages(ctx, engines, params as ParamsOf<'messages'>);
+      return single('messages', page, result, result.engine);
+    }
+    case 'all':
+      return searchAll(ctx, engines, params as ParamsOf<'all'>);
+    default:
+      throw new Error(`unknown operation ${String(op)}`);
+  }
+}
+
+/**
+ * All four kinds for the same q and page, concurrently. since/until apply to contacts and
+ * conversations only; messages use the default window and are `[]` without the flag.
+ */
+async function searchAll(ctx: SearchContext, engines: MessageEngines, params: ParamsOf<'all'>): Promise<SearchResult> {
+  const { q, page, since, until } = params;
+  const [contacts, conversations, messages, articles] = await Promise.all([
+    searchContacts(ctx, { q, page, since, until }),
+    searchConversations(ctx, { q, page, since, until }),
+    messageSearchEnabled(ctx, engines)
+      ? searchMessages(ctx, engines, { q, page })
+      : Promise.resolve({ items: [], hasMore: false, engine: engines.primary.name }),
+    searchArticles(ctx, { q, page }),
+  ]);
+  return {
+    payload: { contacts: contacts.items, conversations: conversations.items, messages: messages.items, articles: articles.items },
+    meta: {
+      page: page ?? 1,
+      per_page: PAGE_SIZE,
+      has_more: {
+        contacts: contacts.hasMore,
+        conversations: conversations.hasMore,
+        messages: messages.hasMore,
+        articles: articles.hasMore,
+      },
+      engine: messages.engine,
+    },
+  };
+}

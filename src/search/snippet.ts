@@ -1,0 +1,58 @@
+/** Article snippets: up to 300 characters of plain text around the first matched word. */
+
+export const SNIPPET_LENGTH = 300;
+const LEAD = 80;
+
+/** Markdown/HTML → plain text, whitespace collapsed. Conservative: removes markup, keeps words. */
+export function toPlainText(content: string): string {
+  return content
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/gi, ' ')
+    .replace(/&amp;/gi, '&')
+    .replace(/&lt;/gi, '<')
+    .replace(/&gt;/gi, '>')
+    .replace(/&quot;/gi, '"')
+    .replace(/&#39;/gi, "'")
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+\.)\s+/gm, '')
+    .replace(/(\*\*|__|\*|`{1,3}|~~)/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Index of the first place where one of `words` starts a word of `text` (case-insensitive), or -1. */
+function firstWordStart(text: string, words: string[]): number {
+  let best = -1;
+  const lower = text.toLowerCase();
+  for (const word of words) {
+    const re = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'u');
+    const m = re.exec(lower);
+    if (m && (best === -1 || m.index < best)) best = m.index;
+  }
+  return best;
+}
+
+/** Up to 300 characters of `content` as plain text, centred near the first matched word. */
+export function buildSnippet(content: string | null, words: string[]): string {
+  if (!content) return '';
+  const text = toPlainText(content);
+  if (text.length <= SNIPPET_LENGTH) return text;
+  const hit = firstWordStart(text, words);
+  let start = hit <= LEAD ? 0 : hit - LEAD;
+  if (start > 0) {
+    // Start on a word boundary, after the leading ellipsis.
+    const space = text.indexOf(' ', start);
+    start = space !== -1 && space < hit ? space + 1 : start;
+  }
+  const prefix = start > 0 ? '…' : '';
+  const room = SNIPPET_LENGTH - prefix.length;
+  let body = text.slice(start, start + room);
+  if (start + room < text.length) {
+    body = body.slice(0, room - 1);
+    const cut = body.lastIndexOf(' ');
+    if (cut > room / 2) body = body.slice(0, cut);
+    body = `${body.trimEnd()}…`;
+  }
+  return prefix + body;
+}

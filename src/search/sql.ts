@@ -1,0 +1,20 @@
+/** SQL fragments every resource builder shares. */
+import type { SqlParams } from '../db/db.js';
+
+/** Selects a `timestamp without time zone` column (UTC) as integer Unix seconds. */
+export function epoch(column: string): string {
+  return `floor(extract(epoch FROM ${column}))::bigint`;
+}
+
+/** `column >= since AND column <= until` (inclusive) for whichever bounds are given. */
+export function timeBounds(column: string, since: number | undefined, until: number | undefined, p: SqlParams): string[] {
+  const clauses: string[] = [];
+  if (since !== undefined) clauses.push(`${column} >= (to_timestamp(${p.add(since)}::double precision) AT TIME ZONE 'UTC')`);
+  if (until !== undefined) clauses.push(`${column} <= (to_timestamp(${p.add(until)}::double precision) AT TIME ZONE 'UTC')`);
+  return clauses;
+}
+
+/** LIMIT/OFFSET for page N, fetching one extra row so `has_more` is exact. */
+export function pageClause(page: number, pageSize: number, p: SqlParams): string {
+  return `LIMIT ${p.add(pageSize + 1)} OFFSET ${p.add((page - 1) * pageSize)}`;
+}

@@ -1,0 +1,32 @@
+/** Text rules shared by every engine: how `q` becomes words, and how literal substrings are matched. */
+
+/** Word characters: letters, combining marks and digits, in any script. */
+const NON_WORD = /[^\p{L}\p{M}\p{N}]+/u;
+
+/**
+ * Splits text into lower-cased words on every non-letter/digit character (contract §4.2).
+ * `"Zebra-crossing, test1!"` → `["zebra", "crossing", "test1"]`. Duplicates are removed.
+ */
+export function splitWords(text: string): string[] {
+  const words = new Set<string>();
+  for (const w of text.toLowerCase().split(NON_WORD)) if (w !== '') words.add(w);
+  return [...words];
+}
+
+/** Escapes `\`, `%` and `_` so a caller's text is matched literally by (I)LIKE (default escape `\`). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** `%text%` for a literal, case-insensitive substring match with ILIKE. */
+export function containsPattern(text: string): string {
+  return `%${escapeLike(text)}%`;
+}
+
+/**
+ * A Postgres regular expression (for `~*`) that matches `word` at the start of a word.
+ * Words hold only letters, marks and digits, so nothing in them needs escaping.
+ */
+export function wordStartRegex(word: string): string {
+  return `(^|[^[:alnum:]])${word}`;
+}

@@ -1,0 +1,27 @@
+/** Drives the search core the way a surface does: token → account → validated params → result. */
+import type { Db } from '../../src/db/db.js';
+import { createPostgresEngine } from '../../src/search/engines/postgres.js';
+import type { MessageEngine } from '../../src/search/engines/engine.js';
+import { searchAs, type SearchDeps } from '../../src/search/core.js';
+import type { MessageEngines } from '../../src/search/messages.js';
+import { parseParams, type Operation } from '../../src/search/params.js';
+import type { SearchResult } from '../../src/search/service.js';
+import { authenticate } from '../../src/auth/access.js';
+import { silentLogger } from './db.js';
+
+export function makeDeps(db: Db, opts: { primary?: MessageEngine; gate?: 'flag' | 'all'; now?: () => number } = {}): SearchDeps {
+  const postgres = createPostgresEngine(db);
+  const engines: MessageEngines = { primary: opts.primary ?? postgres, postgres, gate: opts.gate ?? 'flag' };
+  return { db, engines, logger: silentLogger, now: opts.now ?? Date.now };
+}
+
+/** Authenticates `token`, then runs `op` on `accountId` with raw (unvalidated) params. */
+export async function search(deps: SearchDeps, token: string | undefined, accountId: number, op: Operation, raw: Record<string, unknown>): Promise<SearchResult> {
+  const caller = await authenticate(deps.db, token);
+  return searchAs(deps, caller, accountId, op, parseParams(op, raw));
+}
+
+/** The ids of one payload key, in order. */
+export function ids(result: SearchResult, key: 'contacts' | 'conversations' | 'messages' | 'articles'): number[] {
+  return (result.payload[key] ?? []).map((r) => r.id);
+}

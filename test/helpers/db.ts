@@ -1,0 +1,44 @@
+/** One real Postgres database per test file, cloned from the schema template. */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { Db } from '../../src/db/db.js';
+import { createPgDb } from '../../src/db/pg.js';
+import { createLogger } from '../../src/logger.js';
+
+export interface TestDatabase {
+  url: string;
+  /** The read-only search pool searchdesk itself would use. */
+  db: Db;
+  /** A writable connection for fixtures. */
+  admin: pg.Pool;
+  drop(): Promise<void>;
+}
+
+export const silentLogger = createLogger('silent');
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const adminUrl = inject('pgAdminUrl');
+  const name = `sd_test_${randomBytes(6).toString('hex')}`;
+  const server = new pg.Client({ connectionString: adminUrl });
+  await server.connect();
+  await server.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+  await server.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const admin = new pg.Pool({ connectionString: url.toString(), max: 2 });
+  const db = createPgDb({ url: url.toString(), readOnly: true, statementTimeoutMs: 10_000, poolSize: 4, logger: silentLogger });
+  return {
+    url: url.toString(),
+    db,
+    admin,
+    async drop() {
+      await db.close();
+      await admin.end();
+      const s = new pg.Client({ connectionString: adminUrl });
+      await s.connect();
+      await s.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await s.end();
+    },
+  };
+}
