@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import type { AccessContext } from '../auth/access.js';
+import { buildMessageQuery, parseFrom, WINDOW_SECONDS } from './message-query.js';
+
+const access: AccessContext = { accountId: 1, userId: 2, role: 'agent', inboxIds: [10, 11], flags: { searchWithGin: false, advancedSearch: true } };
+const NOW_MS = 1_800_000_000_000;
+const NOW = NOW_MS / 1000;
+
+describe('parseFrom', () => {
+  it('reads contact:<id> and agent:<id>', () => {
+    expect(parseFrom('contact:12')).toEqual({ type: 'Contact', id: '12' });
+    expect(parseFrom('agent:007')).toEqual({ type: 'User', id: '7' });
+  });
+  it.each(['', 'contact:', 'contact:-1', 'Contact:1', 'agent:1.5', ' contact:1', 'bot:1', 'contact:1 '])('ignores %j', (from) => {
+    expect(parseFrom(from)).toBeUndefined();
+  });
+  it('knows an id beyond int64 matches nothing', () => {
+    expect(parseFrom(`contact:${'9'.repeat(20)}`)).toBe('matches_nothing');
+  });
+});
+
+describe('buildMessageQuery', () => {
+  it('defaults the window to the last 90 days', () => {
+    expect(buildMessageQuery(access, { q: 'a' }, NOW_MS)?.since).toBe(NOW - WINDOW_SECONDS);
+  });
+  it('narrows to an accessible inbox_id and ignores an inaccessible one', () => {
+    expect(buildMessageQuery(access, { q: 'a', inbox_id: 11 }, NOW_MS)?.inboxIds).toEqual([11]);
+    expect(buildMessageQuery(access, { q: 'a', inbox_id: 12 }, NOW_MS)?.inboxIds).toEqual([10, 11]);
+  });
+  it('returns null when nothing can match', () => {
+    expect(buildMessageQuery(access, { q: '!!!' }, NOW_MS)).toBeNull();
+    expect(buildMessageQuery({ ...access, inboxIds: [] }, { q: 'a' }, NOW_MS)).toBeNull();
+  });
+  it('pages with one extra row', () => {
+    expect(buildMessageQuery(access, { q: 'a', page: 3 }, NOW_MS)).toMatchObject({ offset: 30, limit: 16 });
+  });
+});

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { SearchError } from './errors.js';
+import { parseParams, parseQueryParams, type Operation } from './params.js';
+
+const fail = (fn: () => unknown): SearchError => {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(SearchError);
+    expect((e as SearchError).status).toBe(422);
+    return e as SearchError;
+  }
+  throw new Error('expected a SearchError');
+};
+const rest = (op: Operation, qs: string) => parseQueryParams(op, new URLSearchParams(qs));
+
+describe('q (contract §3)', () => {
+  it('is required', () => {
+    expect(fail(() => parseParams('contacts', {})).message).toBe('q is required');
+    expect(fail(() => rest('contacts', 'page=2')).message).toBe('q is required');
+  });
+  it('is trimmed and must not be blank', () => {
+    expect(parseParams('contacts', { q: '  ab  ' }).q).toBe('ab');
+    expect(fail(() => parseParams('contacts', { q: '   ' })).message).toBe('q must not be blank');
+    expect(fail(() => rest('contacts', 'q=')).message).toBe('q must not be blank');
+  });
+  it('is at most 500 characters after trimming', () => {
+    expect(parseParams('contacts', { q: ` ${'a'.repeat(500)} ` }).q).toHaveLength(500);
+    expect(fail(() => parseParams('contacts', { q: 'a'.repeat(501) })).message).toBe('q must be at most 500 characters');
+  });
+  it('must not contain NUL', () => {
+    expect(fail(() => parseParams('contacts', { q: 'a\u0000b' })).message).toBe('q must not contain NUL characters');
+  });
+  it('must be a string', () => {
+    expect(fail(() => parseParams('contacts', { q: 5 })).message).toBe('q must be a string');
+    expect(fail(() => parseParams('contacts', { q: ['a'] })).message).toBe('q must be a string');
+  });
+});
+
+describe('page, since, until, inbox_id', () => {
+  it('accepts integers 1–500 for page, from numbers or REST text', () => {
+    expect(parseParams('contacts', { q: 'a', page: 500 }).page).toBe(500);
+    expect(rest('contacts', 'q=a&page=2').page).toBe(2);
+    expect(rest('contacts', 'q=a&page=').page).toBeUndefined();
+  });
+  it.each([0, 501, 1.5, -1, '2', null])('rejects page %j', (page) => {
+    expect(fail(() => parseParams('contacts', { q: 'a', page })).message).toBe('page must be an integer between 1 and 500');
+  });
+  it.each(['abc', '1.0', '1e2', '0x10', '9'.repeat(30)])('rejects REST page=%s', (page) => {
+    expect(fail(() => rest('contacts', `q=a&page=${page}`)).message).toBe('page must be an integer between 1 and 500');
+  });
+  it('validates since and until as non-negative integer seconds', () => {
+    expect(parseParams('contacts', { q: 'a', since: 0, until: 1_700_000_000 })).toMatchObject({ since: 0, until: 1_700_000_000 });
+    expect(fail(() => parseParams('contacts', { q: 'a', since: -1 })).message).toBe('since must be an integer Unix timestamp (seconds)');
+    expect(fail(() => parseParams('conversations', { q: 'a', until: 1.5 })).message).toBe('until must be an integer Unix timestamp (seconds)');
+    expect(fail(() => rest('messages', 'q=a&until=yesterday')).message).toBe('until must be an integer Unix timestamp (seconds)');
+    expect(fail(() => parseParams('contacts', { q: 'a', since: 1e20 })).message).toBe('since must be an integer Unix timestamp (seconds)');
+  });
+  it('validates inbox_id as a positive integer', () => {
+    expect(rest('messages', 'q=a&inbox_id=3').inbox_id).toBe(3);
+    for (const inbox_id of [0, -2, 'x', 2.5]) {
+      expect(fail(() => parseParams('messages', { q: 'a', inbox_id })).message).toBe('inbox_id must be a positive integer');
+    }
+  });
+});
+
+describe('from', () => {
+  it('is never an error', () => {
+    expect(parseParams('messages', { q: 'a', from: 'contact:1' }).from).toBe('contact:1');
+    expect(parseParams('messages', { q: 'a', from: 42 }).from).toBeUndefined();
+    expect(rest('messages', 'q=a&from=x&from=y').from).toBeUndefined();
+  });
+});
+
+describe('which parameters an operation takes', () => {
+  it('rejects unknown MCP arguments', () => {
+    expect(fail(() => parseParams('articles', { q: 'a', since: 1 })).message).toBe('unknown argument: since');
+    expect(fail(() => parseParams('contacts', { q: 'a', x: 1, y: 2 })).message).toBe('unknown arguments: x, y');
+  });
+  it('ignores unknown REST parameters', () => {
+    expect(rest('articles', 'q=a&since=1&foo=bar')).toEqual({ q: 'a' });
+  });
+  it('rejects a repeated REST parameter', () => {
+    expect(fail(() => rest('contacts', 'q=a&q=b')).message).toBe('q must be given once');
+  });
+});

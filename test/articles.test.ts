@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchDeps } from '../src/search/core.js';
+import { articleRecordSchema } from '../src/search/records.js';
+import { createTestDatabase, type TestDatabase } from './helpers/db.js';
+import { DAY, Fixture } from './helpers/fixtures.js';
+import { ids, makeDeps, search } from './helpers/core.js';
+
+const NOW = Math.floor(Date.now() / 1000);
+let t: TestDatabase;
+let deps: SearchDeps;
+let token: string;
+let account: number;
+const a: Record<string, number> = {};
+let category: number;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  deps = makeDeps(t.db);
+  const fx = new Fixture(t.admin);
+  account = await fx.account();
+  const other = await fx.account();
+  const user = await fx.user();
+  await fx.member(account, user, 'agent');
+  token = await fx.token(user);
+  const portal = await fx.portal(account, 'help');
+  category = await fx.category(account, portal, 'Billing');
+  a.contentOnly = await fx.article(account, portal, { title: 'Payments', content: 'How to request a refund for an order.', updated_at: NOW - 1 * DAY });
+  a.descOnly = await fx.article(account, portal, { title: 'Money back', description: 'Refunds explained', content: 'x', updated_at: NOW - 3 * DAY });
+  a.title = await fx.article(account, portal, { title: 'Refund policy', content: 'Our policy…', category_id: category, status: 1, updated_at: NOW - 5 * DAY, slug: 'refund-policy', description: 'All about refunds' });
+  a.draft = await fx.article(account, portal, { title: 'Refund drafts', status: 0, updated_at: NOW - 6 * DAY });
+  a.archived = await fx.article(account, portal, { title: 'Old refund rules', status: 2, updated_at: NOW - 7 * DAY });
+  a.split = await fx.article(account, portal, { title: 'Shipping', description: 'international delivery', content: 'Customs forms', updated_at: NOW - 2 * DAY });
+  a.inside = await fx.article(account, portal, { title: 'Prerefund checks', updated_at: NOW - 1 * DAY });
+  a.long = await fx.article(account, portal, {
+    title: 'Long guide',
+    content: `<h1>Intro</h1><p>${'lorem ipsum dolor sit amet '.repeat(30)}</p><p>The **warranty** covers parts.</p><p>${'consectetur adipiscing elit '.repeat(30)}</p>`,
+    updated_at: NOW - 9 * DAY,
+  });
+  a.percent = await fx.article(account, portal, { title: 'Save 20% today', updated_at: NOW - 9 * DAY });
+  const otherPortal = await fx.portal(other, 'other');
+  await fx.article(other, otherPortal, { title: 'Refund policy of another account' });
+  for (let i = 0; i < 16; i++) a[`tie${i}`] = await fx.article(account, portal, { title: `Tieword ${i}`, updated_at: NOW - 10 * DAY });
+});
+
+afterAll(() => t.drop());
+
+const find = async (q: string, page?: number) => ids(await search(deps, token, account, 'articles', page ? { q, page } : { q }), 'articles');
+
+describe('article search (contract §4)', () => {
+  it('matches word prefixes in title, description or content, title matches first', async () => {
+    expect(await find('refund')).toEqual([a.title, a.draft, a.archived, a.descOnly, a.contentOnly]);
+  });
+
+  it('does not match inside a word', async () => {
+    expect(await find('efund')).toEqual([]);
+  });
+
+  it('lets the words of q come from different fields', async () => {
+    expect(await find('shipping customs')).toEqual([a.split]);
+    expect(await find('shipping nothing')).toEqual([]);
+  });
+
+  it('is case-insensitive and treats wildcards as separators', async () => {
+    expect(await find('SAVE 20%')).toEqual([a.percent]);
+    expect(await find('%')).toEqual([]);
+  });
+
+  it('returns every status with its name', async () => {
+    const r = await search(deps, token, account, 'articles', { q: 'refund' });
+    expect(r.payload.articles?.map((x) => x.status)).toEqual(['published', 'draft', 'archived', 'published', 'published']);
+  });
+
+  it('builds complete article records', async () => {
+    const r = await search(deps, token, account, 'articles', { q: 'refund policy' });
+    expect(articleRecordSchema.strict().parse(r.payload.articles?.[0])).toEqual({
+      id: a.title,
+      title: 'Refund policy',
+      slug: 'refund-policy',
+      portal_slug: 'help',
+      account_id: account,
+      category_name: 'Billing',
+      status: 'published',
+      updated_at: NOW - 5 * DAY,
+      locale: 'en',
+      description: 'All about refunds',
+      snippet: 'Our policy…',
+    });
+  });
+
+  it('gives a plain-text snippet of at most 300 characters around the first matched word', async () => {
+    const r = await search(deps, token, account, 'articles', { q: 'warranty' });
+    const snippet = r.payload.articles?.[0]?.snippet ?? '';
+    expect(snippet.length).toBeLessThanOrEqual(300);
+    expect(snippet).toContain('The warranty covers parts.');
+    expect(snippet).not.toMatch(/[<>*]/);
+    expect(snippet.startsWith('…')).toBe(true);
+    expect(snippet.endsWith('…')).toBe(true);
+  });
+
+  it('pages with updated_at then id as tie-breakers', async () => {
+    const all = [...(await find('tieword')), ...(await find('tieword', 2))];
+    expect(all).toEqual(Array.from({ length: 16 }, (_, i) => a[`tie${15 - i}`]));
+  });
+
+  it('never returns articles of another account', async () => {
+    expect(await find('another account')).toEqual([]);
+  });
+});

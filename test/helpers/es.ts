@@ -1,0 +1,43 @@
+/** Real Elasticsearch for tests: a fresh index per test file, filled by the indexer's own code. */
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import type { Db } from '../../src/db/db.js';
+import { toMessageDocument } from '../../src/indexer/documents.js';
+import { bulkWrite, createMessageIndex } from '../../src/indexer/elasticsearch.js';
+import { readSourceBatches } from '../../src/indexer/source.js';
+import { createElasticsearchClient, createElasticsearchEngine } from '../../src/search/engines/elasticsearch.js';
+import type { MessageEngine } from '../../src/search/engines/engine.js';
+
+/** The test Elasticsearch URL, or '' when none is configured (tests then skip, loudly). */
+export const esUrl = inject('esUrl');
+export const hasEs = esUrl !== '';
+
+export interface TestIndex {
+  index: string;
+  engine: MessageEngine;
+  /** Re-reads every searchable message of the database into the index. */
+  sync(): Promise<void>;
+  drop(): Promise<void>;
+}
+
+/** Creates an index, fills it from `db` and returns an engine on it. */
+export async function createTestIndex(db: Db): Promise<TestIndex> {
+  const client = createElasticsearchClient(esUrl, 30_000);
+  const index = `sd_test_${randomBytes(6).toString('hex')}`;
+  await createMessageIndex(client, index);
+  const sync = async () => {
+    for await (const rows of readSourceBatches(db, { limit: 500 })) {
+      await bulkWrite(client, index, rows.map(toMessageDocument), [], 'wait_for');
+    }
+  };
+  await sync();
+  return {
+    index,
+    engine: createElasticsearchEngine({ url: esUrl, index, timeoutMs: 10_000 }),
+    sync,
+    async drop() {
+      await client.indices.delete({ index }, { ignore: [404] });
+      await client.close();
+    },
+  };
+}
