@@ -1,0 +1,83 @@
+import { createServer, type Server } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgDb } from '../src/db/pg.js';
+import { createElasticsearchEngine } from '../src/search/engines/elasticsearch.js';
+import { createTestDatabase, type TestDatabase } from './helpers/db.js';
+import { Fixture } from './helpers/fixtures.js';
+import { makeDeps, search } from './helpers/core.js';
+import { memoryLogger } from './helpers/log.js';
+
+let t: TestDatabase;
+let token: string;
+let account: number;
+let msg: number;
+let silent: Server;
+let silentPort: number;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const fx = new Fixture(t.admin);
+  account = await fx.account({ advancedSearch: true });
+  const user = await fx.user();
+  await fx.member(account, user, 'administrator');
+  token = await fx.token(user);
+  const conv = await fx.conversation(account, await fx.inbox(account));
+  msg = await fx.message(conv, { content: 'fallback works' });
+  // A server that accepts connections and never answers: a hung search engine.
+  silent = createServer(() => undefined);
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  silentPort = (silent.address() as { port: number }).port;
+});
+
+afterAll(async () => {
+  silent.close();
+  await t.drop();
+});
+
+describe('Elasticsearch failures (contract §8)', () => {
+  it('answers from Postgres when Elasticsearch is unreachable, and logs a warning', async () => {
+    const log = memoryLogger('warn');
+    const primary = createElasticsearchEngine({ url: 'http://127.0.0.1:1', index: 'x', timeoutMs: 500 });
+    const deps = { ...makeDeps(t.db, { primary }), logger: log.logger };
+    const r = await search(deps, token, account, 'messages', { q: 'fallback' });
+    expect(r.payload.messages?.map((m) => m.id)).toEqual([msg]);
+    expect(r.meta.engine).toBe('postgres-fallback');
+    expect(log.lines().some((l) => l.event === 'engine_fallback' && l.level === 40)).toBe(true);
+    expect(log.text()).not.toContain(token);
+  });
+
+  it('bounds a hung Elasticsearch by its timeout, then falls back', async () => {
+    const primary = createElasticsearchEngine({ url: `http://127.0.0.1:${silentPort}`, index: 'x', timeoutMs: 300 });
+    const deps = makeDeps(t.db, { primary });
+    const started = Date.now();
+    const r = await search(deps, token, account, 'all', { q: 'fallback' });
+    expect(r.meta.engine).toBe('postgres-fallback');
+    expect(r.payload.messages?.map((m) => m.id)).toEqual([msg]);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe('Postgres failures (contract §8)', () => {
+  it('turns an unreachable Postgres into "Search backend unavailable" without SQL or secrets', async () => {
+    const log = memoryLogger('debug');
+    const db = createPgDb({ url: 'postgres://u:secretpw@127.0.0.1:1/x', readOnly: true, statementTimeoutMs: 1000, poolSize: 1, logger: log.logger });
+    const err = await search(makeDeps(db), token, account, 'contacts', { q: 'x' }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'backend_unavailable', status: 503, message: 'Search backend unavailable' });
+    expect(log.text()).not.toContain('secretpw');
+    expect(log.text()).not.toMatch(/SELECT/i);
+    await db.close();
+  });
+
+  it('turns a statement timeout into "Search backend unavailable" and keeps the pool usable', async () => {
+    const db = createPgDb({ url: t.url, readOnly: true, statementTimeoutMs: 100, poolSize: 1, logger: memoryLogger().logger });
+    await expect(db.query({ text: 'SELECT pg_sleep(1)', values: [] })).rejects.toMatchObject({ code: 'backend_unavailable' });
+    await expect(db.query<{ one: number }>({ text: 'SELECT 1 AS one', values: [] })).resolves.toEqual([{ one: 1 }]);
+    await db.close();
+  });
+
+  it('runs search sessions read-only', async () => {
+    await expect(t.db.query({ text: "INSERT INTO accounts (name) VALUES ('x')", values: [] })).rejects.toMatchObject({ code: 'internal' });
+    const rows = await t.db.query<{ default_transaction_read_only: string }>({ text: 'SHOW default_transaction_read_only', values: [] });
+    expect(rows[0]?.default_transaction_read_only).toBe('on');
+  });
+});
