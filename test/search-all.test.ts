@@ -8,7 +8,7 @@ import { ids, makeDeps, search } from './helpers/core.js';
 const NOW = Math.floor(Date.now() / 1000);
 let t: TestDatabase;
 let deps: SearchDeps;
-const f: Record<string, number> = {};
+const f = {} as Record<'account' | 'noFlag' | 'recentContact' | 'oldContact' | 'conv' | 'oldConv' | 'msg' | 'oldMsg' | 'article', number>;
 let token: string;
 let noFlagToken: string;
 

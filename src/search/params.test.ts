@@ -12,7 +12,7 @@ const fail = (fn: () => unknown): SearchError => {
   }
   throw new Error('expected a SearchError');
 };
-const rest = (op: Operation, qs: string) => parseQueryParams(op, new URLSearchParams(qs));
+const rest = <O extends Operation>(op: O, qs: string) => parseQueryParams(op, new URLSearchParams(qs));
 
 describe('q (contract §3)', () => {
   it('is required', () => {

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import type { Db } from '../../src/db/db.js';
 import { toMessageDocument } from '../../src/indexer/documents.js';
-import { bulkWrite, createMessageIndex } from '../../src/indexer/elasticsearch.js';
+import { createElasticsearchStore } from '../../src/indexer/elasticsearch.js';
+import { currentWatermark } from '../../src/indexer/source.js';
 import { readSourceBatches } from '../../src/indexer/source.js';
 import { createElasticsearchClient, createElasticsearchEngine } from '../../src/search/engines/elasticsearch.js';
 import type { MessageEngine } from '../../src/search/engines/engine.js';
@@ -24,10 +25,11 @@ export interface TestIndex {
 export async function createTestIndex(db: Db): Promise<TestIndex> {
   const client = createElasticsearchClient(esUrl, 30_000);
   const index = `sd_test_${randomBytes(6).toString('hex')}`;
-  await createMessageIndex(client, index);
+  const store = createElasticsearchStore(client);
+  await store.createIndex(index, { format: 'searchdesk', version: 1, state: 'ready', lastId: 0, watermark: await currentWatermark(db) });
   const sync = async () => {
     for await (const rows of readSourceBatches(db, { limit: 500 })) {
-      await bulkWrite(client, index, rows.map(toMessageDocument), [], 'wait_for');
+      await store.bulk(index, rows.map(toMessageDocument), [], 'wait_for');
     }
   };
   await sync();

@@ -1,0 +1,128 @@
+/** The indexer against real Postgres and Elasticsearch: build, sync, reconcile, resume, swap. */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createElasticsearchStore } from '../src/indexer/elasticsearch.js';
+import { buildIndex, runIndex, type IndexerDeps } from '../src/indexer/indexer.js';
+import { silentProgress } from '../src/indexer/progress.js';
+import { currentWatermark } from '../src/indexer/source.js';
+import type { IndexStore } from '../src/indexer/store.js';
+import { createElasticsearchClient, createElasticsearchEngine } from '../src/search/engines/elasticsearch.js';
+import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
+import { esUrl, hasEs } from './helpers/es.js';
+import { Fixture } from './helpers/fixtures.js';
+import { makeDeps, search } from './helpers/core.js';
+
+let t: TestDatabase;
+let fx: Fixture;
+let store: IndexStore;
+let deps: IndexerDeps;
+let token: string;
+let account: number;
+let conv: number;
+const alias = `sd_idx_${randomBytes(5).toString('hex')}`;
+const client = hasEs ? createElasticsearchClient(esUrl, 30_000) : undefined;
+
+async function searchableCount(): Promise<number> {
+  const r = await fx.sql('SELECT count(*)::int AS n FROM messages WHERE message_type IN (0, 1)');
+  return r.rows[0].n as number;
+}
+const bump = "updated_at = now() AT TIME ZONE 'UTC'";
+
+describe.skipIf(!hasEs)('indexer (Elasticsearch)', () => {
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    fx = new Fixture(t.admin);
+    account = await fx.account({ advancedSearch: true });
+    const user = await fx.user();
+    await fx.member(account, user, 'administrator');
+    token = await fx.token(user);
+    conv = await fx.conversation(account, await fx.inbox(account));
+    for (let i = 0; i < 45; i++) await fx.message(conv, { content: `indexed message ${i} alpha`, message_type: i % 2 });
+    await fx.message(conv, { content: 'alpha activity never indexed', message_type: 2 });
+    await fx.message(conv, { content: 'alpha template never indexed', message_type: 3 });
+    store = createElasticsearchStore(client!);
+    deps = { db: t.db, store, alias, logger: silentLogger, progress: silentProgress, batchSize: 10 };
+  });
+
+  afterAll(async () => {
+    for (const index of await store.listIndices(`${alias}_`)) await store.deleteIndex(index);
+    await client?.close();
+    await t.drop();
+  });
+
+  const searchIds = async (q: string) => {
+    const engine = createElasticsearchEngine({ url: esUrl, index: alias, timeoutMs: 10_000 });
+    const r = await search(makeDeps(t.db, { primary: engine }), token, account, 'messages', { q });
+    expect(r.meta.engine).toBe('elasticsearch');
+    return r.payload.messages?.map((m) => m.id) ?? [];
+  };
+
+  it('builds the index behind an alias with exactly the searchable messages', async () => {
+    const r = await runIndex(deps);
+    expect(r.indexed).toBe(45);
+    expect(r.docsPerSecond).toBeGreaterThan(0);
+    const target = await store.resolveAlias(alias);
+    expect(target).toEqual({ kind: 'alias', indices: [r.index] });
+    expect(await store.count(alias)).toBe(await searchableCount());
+    expect(await searchIds('never')).toEqual([]);
+  });
+
+  it('changes nothing when run again', async () => {
+    const r = await runIndex(deps);
+    expect({ indexed: r.indexed, deleted: r.deleted }).toEqual({ indexed: 0, deleted: 0 });
+  });
+
+  it('picks up new, edited, re-typed and deleted messages', async () => {
+    const fresh = await fx.message(conv, { content: 'brandnew message', created_at: Math.floor(Date.now() / 1000) });
+    // As the help desk does: updated_at is the time of the write.
+    await fx.sql(`UPDATE messages SET ${bump} WHERE id = $1`, [fresh]);
+    const [edited, retyped, deleted] = (await fx.sql(`SELECT id FROM messages WHERE message_type IN (0,1) ORDER BY id LIMIT 3`)).rows.map((r) => Number(r.id));
+    await fx.sql(`UPDATE messages SET content = 'rewritten words', ${bump} WHERE id = $1`, [edited]);
+    await fx.sql(`UPDATE messages SET message_type = 2, ${bump} WHERE id = $1`, [retyped]);
+    await fx.sql('DELETE FROM messages WHERE id = $1', [deleted]);
+    const r = await runIndex(deps);
+    expect(r.indexed).toBe(2);
+    expect(r.deleted).toBe(2);
+    expect(await store.count(alias)).toBe(await searchableCount());
+    expect(await searchIds('brandnew')).toEqual([fresh]);
+    expect(await searchIds('rewritten')).toEqual([edited]);
+    const second = await runIndex(deps);
+    expect({ indexed: second.indexed, deleted: second.deleted }).toEqual({ indexed: 0, deleted: 0 });
+  });
+
+  it('resumes an interrupted build after its last copied id', async () => {
+    const ids = (await fx.sql('SELECT id FROM messages WHERE message_type IN (0,1) ORDER BY id')).rows.map((r) => Number(r.id));
+    const cut = ids[20]!;
+    const interrupted = `${alias}_00000000000000001`;
+    await store.createIndex(interrupted, { format: 'searchdesk', version: 1, state: 'building', lastId: cut, watermark: await currentWatermark(t.db) });
+    const r = await buildIndex(deps);
+    expect(r.index).toBe(interrupted);
+    expect(await store.count(alias)).toBe(ids.filter((id) => id > cut).length);
+    await buildIndex(deps); // a full rebuild restores everything
+    expect(await store.count(alias)).toBe(ids.length);
+  });
+
+  it('keeps search answering while a rebuild swaps the alias', async () => {
+    const before = await store.resolveAlias(alias);
+    let stop = false;
+    const answers: number[] = [];
+    const searching = (async () => {
+      while (!stop) answers.push((await searchIds('alpha')).length);
+    })();
+    const r = await runIndex(deps, { rebuild: true });
+    stop = true;
+    await searching;
+    expect(answers.length).toBeGreaterThan(0);
+    expect(answers.every((n) => n === 15)).toBe(true);
+    expect(await store.resolveAlias(alias)).toEqual({ kind: 'alias', indices: [r.index] });
+    expect(before.kind === 'alias' && before.indices).not.toContain(r.index);
+    expect(await store.listIndices(`${alias}_`)).toEqual([r.index]);
+  });
+
+  it('refuses to manage an alias name that is a plain index', async () => {
+    const plain = `${alias}plain`;
+    await client!.indices.create({ index: plain });
+    await expect(runIndex({ ...deps, alias: plain })).rejects.toThrow(/is an index, not an alias/);
+    await store.deleteIndex(plain);
+  });
+});
