@@ -72,8 +72,18 @@ afterAll(() => t.drop());
 
 describe('caller and account (contract §2)', () => {
   it('rejects a missing token with 401 "Missing api_access_token header"', async () => {
-    await expectError(search(deps, undefined, f.account, 'contacts', { q: 'a' }), 'missing_token', 401, 'Missing api_access_token header');
-    await expectError(search(deps, '  ', f.account, 'contacts', { q: 'a' }), 'missing_token', 401, 'Missing api_access_token header');
+    await expectError(
+      search(deps, undefined, f.account, 'contacts', { q: 'a' }),
+      'missing_token',
+      401,
+      'Missing api_access_token header',
+    );
+    await expectError(
+      search(deps, '  ', f.account, 'contacts', { q: 'a' }),
+      'missing_token',
+      401,
+      'Missing api_access_token header',
+    );
   });
 
   it('rejects an unknown token with 401 "Invalid Access Token"', async () => {
@@ -82,22 +92,52 @@ describe('caller and account (contract §2)', () => {
 
   it('rejects tokens owned by bots and apps with 401', async () => {
     for (const token of [f.bot, f.app]) {
-      await expectError(search(deps, token, f.account, 'contacts', { q: 'a' }), 'bot_token', 401, 'Access to this endpoint is not authorized for bots');
+      await expectError(
+        search(deps, token, f.account, 'contacts', { q: 'a' }),
+        'bot_token',
+        401,
+        'Access to this endpoint is not authorized for bots',
+      );
     }
   });
 
   it('answers 404 "Resource could not be found" for an unknown account', async () => {
-    await expectError(search(deps, f.admin, 999_999, 'contacts', { q: 'a' }), 'account_not_found', 404, 'Resource could not be found');
-    await expectError(search(deps, f.admin, 2 ** 40, 'contacts', { q: 'a' }), 'account_not_found', 404, 'Resource could not be found');
+    await expectError(
+      search(deps, f.admin, 999_999, 'contacts', { q: 'a' }),
+      'account_not_found',
+      404,
+      'Resource could not be found',
+    );
+    await expectError(
+      search(deps, f.admin, 2 ** 40, 'contacts', { q: 'a' }),
+      'account_not_found',
+      404,
+      'Resource could not be found',
+    );
   });
 
   it('answers 401 "Account is suspended" to a member of a suspended account', async () => {
-    await expectError(search(deps, f.adminOfSuspended, f.suspended, 'contacts', { q: 'a' }), 'account_suspended', 401, 'Account is suspended');
+    await expectError(
+      search(deps, f.adminOfSuspended, f.suspended, 'contacts', { q: 'a' }),
+      'account_suspended',
+      401,
+      'Account is suspended',
+    );
   });
 
   it('answers 401 to a user who is not a member, without revealing suspension', async () => {
-    await expectError(search(deps, f.outsider, f.account, 'contacts', { q: 'a' }), 'not_account_member', 401, 'You are not authorized to access this account');
-    await expectError(search(deps, f.outsider, f.suspended, 'contacts', { q: 'a' }), 'not_account_member', 401, 'You are not authorized to access this account');
+    await expectError(
+      search(deps, f.outsider, f.account, 'contacts', { q: 'a' }),
+      'not_account_member',
+      401,
+      'You are not authorized to access this account',
+    );
+    await expectError(
+      search(deps, f.outsider, f.suspended, 'contacts', { q: 'a' }),
+      'not_account_member',
+      401,
+      'You are not authorized to access this account',
+    );
   });
 });
 

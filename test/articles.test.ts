@@ -24,12 +24,34 @@ beforeAll(async () => {
   token = await fx.token(user);
   const portal = await fx.portal(account, 'help');
   category = await fx.category(account, portal, 'Billing');
-  a.contentOnly = await fx.article(account, portal, { title: 'Payments', content: 'How to request a refund for an order.', updated_at: NOW - 1 * DAY });
-  a.descOnly = await fx.article(account, portal, { title: 'Money back', description: 'Refunds explained', content: 'x', updated_at: NOW - 3 * DAY });
-  a.title = await fx.article(account, portal, { title: 'Refund policy', content: 'Our policy…', category_id: category, status: 1, updated_at: NOW - 5 * DAY, slug: 'refund-policy', description: 'All about refunds' });
+  a.contentOnly = await fx.article(account, portal, {
+    title: 'Payments',
+    content: 'How to request a refund for an order.',
+    updated_at: NOW - 1 * DAY,
+  });
+  a.descOnly = await fx.article(account, portal, {
+    title: 'Money back',
+    description: 'Refunds explained',
+    content: 'x',
+    updated_at: NOW - 3 * DAY,
+  });
+  a.title = await fx.article(account, portal, {
+    title: 'Refund policy',
+    content: 'Our policy…',
+    category_id: category,
+    status: 1,
+    updated_at: NOW - 5 * DAY,
+    slug: 'refund-policy',
+    description: 'All about refunds',
+  });
   a.draft = await fx.article(account, portal, { title: 'Refund drafts', status: 0, updated_at: NOW - 6 * DAY });
   a.archived = await fx.article(account, portal, { title: 'Old refund rules', status: 2, updated_at: NOW - 7 * DAY });
-  a.split = await fx.article(account, portal, { title: 'Shipping', description: 'international delivery', content: 'Customs forms', updated_at: NOW - 2 * DAY });
+  a.split = await fx.article(account, portal, {
+    title: 'Shipping',
+    description: 'international delivery',
+    content: 'Customs forms',
+    updated_at: NOW - 2 * DAY,
+  });
   a.inside = await fx.article(account, portal, { title: 'Prerefund checks', updated_at: NOW - 1 * DAY });
   a.long = await fx.article(account, portal, {
     title: 'Long guide',
@@ -39,12 +61,14 @@ beforeAll(async () => {
   a.percent = await fx.article(account, portal, { title: 'Save 20% today', updated_at: NOW - 9 * DAY });
   const otherPortal = await fx.portal(other, 'other');
   await fx.article(other, otherPortal, { title: 'Refund policy of another account' });
-  for (let i = 0; i < 16; i++) a[`tie${i}`] = await fx.article(account, portal, { title: `Tieword ${i}`, updated_at: NOW - 10 * DAY });
+  for (let i = 0; i < 16; i++)
+    a[`tie${i}`] = await fx.article(account, portal, { title: `Tieword ${i}`, updated_at: NOW - 10 * DAY });
 });
 
 afterAll(() => t.drop());
 
-const find = async (q: string, page?: number) => ids(await search(deps, token, account, 'articles', page ? { q, page } : { q }), 'articles');
+const find = async (q: string, page?: number) =>
+  ids(await search(deps, token, account, 'articles', page ? { q, page } : { q }), 'articles');
 
 describe('article search (contract §4)', () => {
   it('matches word prefixes in title, description or content, title matches first', async () => {

@@ -28,10 +28,19 @@ beforeAll(async () => {
   c.neverActive = await fx.contact(account, { name: 'Raman Neveractive', last_activity_at: null });
   c.percent = await fx.contact(account, { name: '100% Real_Name', identifier: 'back\\slash', last_activity_at: NOW - 5 * DAY });
   c.plain = await fx.contact(account, { name: '1000 RealXName', last_activity_at: NOW - 5 * DAY });
-  c.unicode = await fx.contact(account, { name: 'Zoë Ŝmith-Jürgens 😀', additional_attributes: { city: 'Köln', tags: ['vip'] }, last_activity_at: NOW - 6 * DAY });
-  c.nullAttrs = await fx.contact(account, { name: 'Nullattr Person', additional_attributes: null, last_activity_at: NOW - 6 * DAY });
+  c.unicode = await fx.contact(account, {
+    name: 'Zoë Ŝmith-Jürgens 😀',
+    additional_attributes: { city: 'Köln', tags: ['vip'] },
+    last_activity_at: NOW - 6 * DAY,
+  });
+  c.nullAttrs = await fx.contact(account, {
+    name: 'Nullattr Person',
+    additional_attributes: null,
+    last_activity_at: NOW - 6 * DAY,
+  });
   await fx.contact(other, { name: 'Priya Raman of another account' });
-  for (let i = 0; i < 17; i++) c[`tie${i}`] = await fx.contact(account, { name: `Tiebreak ${i}`, last_activity_at: NOW - 7 * DAY });
+  for (let i = 0; i < 17; i++)
+    c[`tie${i}`] = await fx.contact(account, { name: `Tiebreak ${i}`, last_activity_at: NOW - 7 * DAY });
 });
 
 afterAll(() => t.drop());

@@ -29,14 +29,44 @@ beforeAll(async () => {
   f.secret = await fx.inbox(account, { name: 'VIP', channel_type: 'Channel::Email' });
   await fx.inboxMember(f.inbox, agentUser);
   f.team = await fx.team(account, 'Billing');
-  f.alice = await fx.contact(account, { name: 'Alice Moreau', email: 'alice@shop.example', phone_number: '+33 6 12 34 56 78', identifier: 'cust_42%' });
+  f.alice = await fx.contact(account, {
+    name: 'Alice Moreau',
+    email: 'alice@shop.example',
+    phone_number: '+33 6 12 34 56 78',
+    identifier: 'cust_42%',
+  });
   f.bob = await fx.contact(account, { name: 'Bob Stone', email: 'bob@stone.example' });
-  f.conv1 = await fx.conversation(account, f.inbox, { display_id: 7, contact_id: f.alice, assignee_id: adminUser, team_id: f.team, status: 2, created_at: NOW - 3 * DAY, last_activity_at: NOW - 1 * DAY });
-  f.conv2 = await fx.conversation(account, f.inbox, { display_id: 70, contact_id: f.bob, created_at: NOW - 2 * DAY, last_activity_at: NOW - 2 * DAY });
-  f.conv3 = await fx.conversation(account, f.secret, { display_id: 700, contact_id: f.alice, created_at: NOW - 1 * DAY, last_activity_at: NOW - 3 * DAY, status: 1 });
+  f.conv1 = await fx.conversation(account, f.inbox, {
+    display_id: 7,
+    contact_id: f.alice,
+    assignee_id: adminUser,
+    team_id: f.team,
+    status: 2,
+    created_at: NOW - 3 * DAY,
+    last_activity_at: NOW - 1 * DAY,
+  });
+  f.conv2 = await fx.conversation(account, f.inbox, {
+    display_id: 70,
+    contact_id: f.bob,
+    created_at: NOW - 2 * DAY,
+    last_activity_at: NOW - 2 * DAY,
+  });
+  f.conv3 = await fx.conversation(account, f.secret, {
+    display_id: 700,
+    contact_id: f.alice,
+    created_at: NOW - 1 * DAY,
+    last_activity_at: NOW - 3 * DAY,
+    status: 1,
+  });
   f.noContact = await fx.conversation(account, f.inbox, { display_id: 8, contact_id: null, created_at: NOW - 4 * DAY });
   await fx.message(f.conv1, { content: 'first', created_at: NOW - 3 * DAY, sender_type: 'Contact', sender_id: f.alice });
-  f.latest = await fx.message(f.conv1, { content: 'latest reply', message_type: 1, created_at: NOW - 2 * DAY, sender_type: 'User', sender_id: adminUser });
+  f.latest = await fx.message(f.conv1, {
+    content: 'latest reply',
+    message_type: 1,
+    created_at: NOW - 2 * DAY,
+    sender_type: 'User',
+    sender_id: adminUser,
+  });
   await fx.message(f.conv1, { content: 'resolved by Ada', message_type: 2, created_at: NOW - 1 * DAY });
   const otherInbox = await fx.inbox(other);
   const otherContact = await fx.contact(other, { name: 'Alice Moreau' });
@@ -49,7 +79,8 @@ beforeAll(async () => {
 
 afterAll(() => t.drop());
 
-const find = async (params: Record<string, unknown>, token = admin) => ids(await search(deps, token, account, 'conversations', params), 'conversations');
+const find = async (params: Record<string, unknown>, token = admin) =>
+  ids(await search(deps, token, account, 'conversations', params), 'conversations');
 
 describe('conversation search (contract §4)', () => {
   it('matches the display id as text', async () => {
@@ -83,7 +114,9 @@ describe('conversation search (contract §4)', () => {
   it('orders by created_at then id descending and pages without overlap', async () => {
     const p1 = await search(deps, admin, account, 'conversations', { q: 'Samename' });
     const p2 = await search(deps, admin, account, 'conversations', { q: 'Samename', page: 2 });
-    expect([...ids(p1, 'conversations'), ...ids(p2, 'conversations')]).toEqual(Array.from({ length: 16 }, (_, i) => f[`same${15 - i}`]));
+    expect([...ids(p1, 'conversations'), ...ids(p2, 'conversations')]).toEqual(
+      Array.from({ length: 16 }, (_, i) => f[`same${15 - i}`]),
+    );
     expect(p1.meta.has_more).toEqual({ conversations: true });
     expect(p2.meta.has_more).toEqual({ conversations: false });
   });
@@ -100,7 +133,14 @@ describe('conversation search (contract §4)', () => {
       created_at: NOW - 3 * DAY,
       last_activity_at: NOW - DAY,
       meta: {
-        sender: { id: f.alice, name: 'Alice Moreau', email: 'alice@shop.example', phone_number: '+33 6 12 34 56 78', identifier: 'cust_42%', type: 'contact' },
+        sender: {
+          id: f.alice,
+          name: 'Alice Moreau',
+          email: 'alice@shop.example',
+          phone_number: '+33 6 12 34 56 78',
+          identifier: 'cust_42%',
+          type: 'contact',
+        },
         assignee: { id: expect.any(Number), name: 'Ada Admin', email: 'ada@desk.test', type: 'user' },
         team: { id: f.team, name: 'Billing' },
         inbox: { id: f.inbox, name: 'Website', channel_type: 'Channel::WebWidget' },

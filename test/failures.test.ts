@@ -60,7 +60,13 @@ describe('Elasticsearch failures (contract §8)', () => {
 describe('Postgres failures (contract §8)', () => {
   it('turns an unreachable Postgres into "Search backend unavailable" without SQL or secrets', async () => {
     const log = memoryLogger('debug');
-    const db = createPgDb({ url: 'postgres://u:secretpw@127.0.0.1:1/x', readOnly: true, statementTimeoutMs: 1000, poolSize: 1, logger: log.logger });
+    const db = createPgDb({
+      url: 'postgres://u:secretpw@127.0.0.1:1/x',
+      readOnly: true,
+      statementTimeoutMs: 1000,
+      poolSize: 1,
+      logger: log.logger,
+    });
     const err = await search(makeDeps(db), token, account, 'contacts', { q: 'x' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'backend_unavailable', status: 503, message: 'Search backend unavailable' });
     expect(log.text()).not.toContain('secretpw');
@@ -76,8 +82,13 @@ describe('Postgres failures (contract §8)', () => {
   });
 
   it('runs search sessions read-only', async () => {
-    await expect(t.db.query({ text: "INSERT INTO accounts (name) VALUES ('x')", values: [] })).rejects.toMatchObject({ code: 'internal' });
-    const rows = await t.db.query<{ default_transaction_read_only: string }>({ text: 'SHOW default_transaction_read_only', values: [] });
+    await expect(t.db.query({ text: "INSERT INTO accounts (name) VALUES ('x')", values: [] })).rejects.toMatchObject({
+      code: 'internal',
+    });
+    const rows = await t.db.query<{ default_transaction_read_only: string }>({
+      text: 'SHOW default_transaction_read_only',
+      values: [],
+    });
     expect(rows[0]?.default_transaction_read_only).toBe('on');
   });
 });

@@ -76,7 +76,9 @@ describe.skipIf(!hasEs)('indexer (Elasticsearch)', () => {
     const fresh = await fx.message(conv, { content: 'brandnew message', created_at: Math.floor(Date.now() / 1000) });
     // As the help desk does: updated_at is the time of the write.
     await fx.sql(`UPDATE messages SET ${bump} WHERE id = $1`, [fresh]);
-    const [edited, retyped, deleted] = (await fx.sql(`SELECT id FROM messages WHERE message_type IN (0,1) ORDER BY id LIMIT 3`)).rows.map((r) => Number(r.id));
+    const [edited, retyped, deleted] = (
+      await fx.sql(`SELECT id FROM messages WHERE message_type IN (0,1) ORDER BY id LIMIT 3`)
+    ).rows.map((r) => Number(r.id));
     await fx.sql(`UPDATE messages SET content = 'rewritten words', ${bump} WHERE id = $1`, [edited]);
     await fx.sql(`UPDATE messages SET message_type = 2, ${bump} WHERE id = $1`, [retyped]);
     await fx.sql('DELETE FROM messages WHERE id = $1', [deleted]);
@@ -94,7 +96,13 @@ describe.skipIf(!hasEs)('indexer (Elasticsearch)', () => {
     const ids = (await fx.sql('SELECT id FROM messages WHERE message_type IN (0,1) ORDER BY id')).rows.map((r) => Number(r.id));
     const cut = ids[20]!;
     const interrupted = `${alias}_00000000000000001`;
-    await store.createIndex(interrupted, { format: 'searchdesk', version: 1, state: 'building', lastId: cut, watermark: await currentWatermark(t.db) });
+    await store.createIndex(interrupted, {
+      format: 'searchdesk',
+      version: 1,
+      state: 'building',
+      lastId: cut,
+      watermark: await currentWatermark(t.db),
+    });
     const r = await buildIndex(deps);
     expect(r.index).toBe(interrupted);
     expect(await store.count(alias)).toBe(ids.filter((id) => id > cut).length);

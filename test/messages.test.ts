@@ -56,9 +56,22 @@ beforeAll(async () => {
   const c3 = await fx.conversation(f.account, f.inbox3);
   const from = (id: number) => ({ sender_type: 'Contact', sender_id: id });
   m.crossing = await fx.message(c1, { content: 'Zebra crossing ahead', created_at: NOW - 1 * DAY, ...from(f.contact1) });
-  m.testing = await fx.message(c2, { content: 'Testing the zebra', message_type: 1, sender_type: 'User', sender_id: f.agentUser, created_at: NOW - 2 * DAY });
+  m.testing = await fx.message(c2, {
+    content: 'Testing the zebra',
+    message_type: 1,
+    sender_type: 'User',
+    sender_id: f.agentUser,
+    created_at: NOW - 2 * DAY,
+  });
   m.hidden = await fx.message(c3, { content: 'zebra test1 in the secret inbox', created_at: NOW - 3 * DAY });
-  m.privateNote = await fx.message(c1, { content: 'private zebra note', message_type: 1, private: true, sender_type: 'User', sender_id: f.agentUser, created_at: NOW - 5 * DAY });
+  m.privateNote = await fx.message(c1, {
+    content: 'private zebra note',
+    message_type: 1,
+    private: true,
+    sender_type: 'User',
+    sender_id: f.agentUser,
+    created_at: NOW - 5 * DAY,
+  });
   m.zebraish = await fx.message(c1, { content: 'Zebraish patterns', created_at: NOW - 6 * DAY });
   m.inside = await fx.message(c1, { content: 'nozebra here', created_at: NOW - 7 * DAY });
   m.old = await fx.message(c1, { content: 'zebra from long ago', created_at: NOW - 100 * DAY });
@@ -66,9 +79,16 @@ beforeAll(async () => {
   m.template = await fx.message(c1, { content: 'zebra template', message_type: 3, created_at: NOW - 1 * DAY });
   m.unicode = await fx.message(c1, { content: 'Über das Café von Müller — 東京 ✓', created_at: NOW - 8 * DAY });
   m.literal = await fx.message(c1, { content: 'Get 50% off_sale now', created_at: NOW - 9 * DAY });
-  m.bot = await fx.message(c1, { content: 'botreply hello', message_type: 1, sender_type: 'AgentBot', sender_id: 7, created_at: NOW - 9 * DAY });
+  m.bot = await fx.message(c1, {
+    content: 'botreply hello',
+    message_type: 1,
+    sender_type: 'AgentBot',
+    sender_id: 7,
+    created_at: NOW - 9 * DAY,
+  });
   // Same created_at for all: the page order must fall back to id DESC.
-  for (let i = 0; i < 20; i++) m[`bulk${i}`] = await fx.message(c2, { content: `bulkword number ${i}`, created_at: NOW - 10 * DAY });
+  for (let i = 0; i < 20; i++)
+    m[`bulk${i}`] = await fx.message(c2, { content: `bulkword number ${i}`, created_at: NOW - 10 * DAY });
   m.ghost = await fx.message(c1, { content: 'ghostword deleted later', created_at: NOW - 2 * DAY });
   m.moved = await fx.message(c1, { content: 'movedword moved later', created_at: NOW - 2 * DAY });
   m.retyped = await fx.message(c1, { content: 'retypedword becomes activity', created_at: NOW - 2 * DAY });
@@ -99,35 +119,106 @@ interface Case {
 }
 
 const cases = (): Case[] => [
-  { name: 'finds every word prefix, newest first', params: () => ({ q: 'zebra' }), expect: ['crossing', 'testing', 'hidden', 'privateNote', 'zebraish'] },
-  { name: 'is case-insensitive', params: () => ({ q: 'ZEBRA' }), expect: ['crossing', 'testing', 'hidden', 'privateNote', 'zebraish'] },
+  {
+    name: 'finds every word prefix, newest first',
+    params: () => ({ q: 'zebra' }),
+    expect: ['crossing', 'testing', 'hidden', 'privateNote', 'zebraish'],
+  },
+  {
+    name: 'is case-insensitive',
+    params: () => ({ q: 'ZEBRA' }),
+    expect: ['crossing', 'testing', 'hidden', 'privateNote', 'zebraish'],
+  },
   { name: 'requires every word ("zeb cross" finds "Zebra crossing")', params: () => ({ q: 'zeb cross' }), expect: ['crossing'] },
-  { name: 'matches word prefixes ("test" finds "Testing" and "test1")', params: () => ({ q: 'test' }), expect: ['testing', 'hidden'] },
+  {
+    name: 'matches word prefixes ("test" finds "Testing" and "test1")',
+    params: () => ({ q: 'test' }),
+    expect: ['testing', 'hidden'],
+  },
   { name: 'does not match inside a word', params: () => ({ q: 'ebra' }), expect: [] },
-  { name: 'leaves out inboxes an agent may not access (rule 5)', as: 'agent', params: () => ({ q: 'zebra' }), expect: ['crossing', 'testing', 'privateNote', 'zebraish'] },
+  {
+    name: 'leaves out inboxes an agent may not access (rule 5)',
+    as: 'agent',
+    params: () => ({ q: 'zebra' }),
+    expect: ['crossing', 'testing', 'privateNote', 'zebraish'],
+  },
   { name: 'filters by contact sender', params: () => ({ q: 'zebra', from: `contact:${f.contact1}` }), expect: ['crossing'] },
-  { name: 'filters by agent sender', params: () => ({ q: 'zebra', from: `agent:${f.agentUser}` }), expect: ['testing', 'privateNote'] },
-  { name: 'ignores a malformed from (rule 4)', params: () => ({ q: 'zebra', from: 'bogus' }), expect: ['crossing', 'testing', 'hidden', 'privateNote', 'zebraish'] },
-  { name: 'ignores from with a non-numeric id', params: () => ({ q: 'zebra', from: 'contact:abc' }), expect: ['crossing', 'testing', 'hidden', 'privateNote', 'zebraish'] },
-  { name: 'ignores from with another prefix', params: () => ({ q: 'zebra', from: `user:${f.agentUser}` }), expect: ['crossing', 'testing', 'hidden', 'privateNote', 'zebraish'] },
-  { name: 'finds nothing for an id no row can have', params: () => ({ q: 'zebra', from: 'contact:99999999999999999999999' }), expect: [] },
+  {
+    name: 'filters by agent sender',
+    params: () => ({ q: 'zebra', from: `agent:${f.agentUser}` }),
+    expect: ['testing', 'privateNote'],
+  },
+  {
+    name: 'ignores a malformed from (rule 4)',
+    params: () => ({ q: 'zebra', from: 'bogus' }),
+    expect: ['crossing', 'testing', 'hidden', 'privateNote', 'zebraish'],
+  },
+  {
+    name: 'ignores from with a non-numeric id',
+    params: () => ({ q: 'zebra', from: 'contact:abc' }),
+    expect: ['crossing', 'testing', 'hidden', 'privateNote', 'zebraish'],
+  },
+  {
+    name: 'ignores from with another prefix',
+    params: () => ({ q: 'zebra', from: `user:${f.agentUser}` }),
+    expect: ['crossing', 'testing', 'hidden', 'privateNote', 'zebraish'],
+  },
+  {
+    name: 'finds nothing for an id no row can have',
+    params: () => ({ q: 'zebra', from: 'contact:99999999999999999999999' }),
+    expect: [],
+  },
   { name: 'restricts to one accessible inbox', params: () => ({ q: 'zebra', inbox_id: f.inbox2 }), expect: ['testing'] },
-  { name: 'ignores an inbox_id the agent may not access, still leaving it out', as: 'agent', params: () => ({ q: 'zebra', inbox_id: f.inbox3 }), expect: ['crossing', 'testing', 'privateNote', 'zebraish'] },
+  {
+    name: 'ignores an inbox_id the agent may not access, still leaving it out',
+    as: 'agent',
+    params: () => ({ q: 'zebra', inbox_id: f.inbox3 }),
+    expect: ['crossing', 'testing', 'privateNote', 'zebraish'],
+  },
   { name: 'applies since inclusively', params: () => ({ q: 'zebra', since: NOW - 2 * DAY }), expect: ['crossing', 'testing'] },
-  { name: 'applies until inclusively', params: () => ({ q: 'zebra', until: NOW - 2 * DAY }), expect: ['testing', 'hidden', 'privateNote', 'zebraish'] },
-  { name: 'gives an empty list when since > until', params: () => ({ q: 'zebra', since: NOW - DAY, until: NOW - 2 * DAY }), expect: [] },
-  { name: 'allows since exactly 90 days ago', params: () => ({ q: 'zebra', since: NOW - 90 * DAY }), expect: ['crossing', 'testing', 'hidden', 'privateNote', 'zebraish'] },
-  { name: 'combines every filter (rule 6)', params: () => ({ q: 'zebra', from: `agent:${f.agentUser}`, inbox_id: f.inbox1, since: NOW - 6 * DAY, until: NOW - 4 * DAY }), expect: ['privateNote'] },
+  {
+    name: 'applies until inclusively',
+    params: () => ({ q: 'zebra', until: NOW - 2 * DAY }),
+    expect: ['testing', 'hidden', 'privateNote', 'zebraish'],
+  },
+  {
+    name: 'gives an empty list when since > until',
+    params: () => ({ q: 'zebra', since: NOW - DAY, until: NOW - 2 * DAY }),
+    expect: [],
+  },
+  {
+    name: 'allows since exactly 90 days ago',
+    params: () => ({ q: 'zebra', since: NOW - 90 * DAY }),
+    expect: ['crossing', 'testing', 'hidden', 'privateNote', 'zebraish'],
+  },
+  {
+    name: 'combines every filter (rule 6)',
+    params: () => ({ q: 'zebra', from: `agent:${f.agentUser}`, inbox_id: f.inbox1, since: NOW - 6 * DAY, until: NOW - 4 * DAY }),
+    expect: ['privateNote'],
+  },
   { name: 'matches Unicode words', params: () => ({ q: 'müller caf' }), expect: ['unicode'] },
   { name: 'matches CJK words', params: () => ({ q: '東京' }), expect: ['unicode'] },
   { name: 'treats % and _ as separators, never wildcards', params: () => ({ q: '50% off_sale' }), expect: ['literal'] },
   { name: 'finds nothing for a lone wildcard', params: () => ({ q: '%' }), expect: [] },
   { name: 'returns agent bot messages with their sender type', params: () => ({ q: 'botreply' }), expect: ['bot'] },
   { name: 'never returns a message deleted since indexing', params: () => ({ q: 'ghostword' }), expect: [] },
-  { name: 'follows a message moved to an inaccessible inbox since indexing', as: 'agent', params: () => ({ q: 'movedword' }), expect: [] },
+  {
+    name: 'follows a message moved to an inaccessible inbox since indexing',
+    as: 'agent',
+    params: () => ({ q: 'movedword' }),
+    expect: [],
+  },
   { name: 'never returns a message that became an activity since indexing', params: () => ({ q: 'retypedword' }), expect: [] },
-  { name: 'pages 15 at a time, ordered by id within one created_at', params: () => ({ q: 'bulkword' }), expect: Array.from({ length: 15 }, (_, i) => `bulk${19 - i}`) },
-  { name: 'returns the rest on page 2', params: () => ({ q: 'bulkword', page: 2 }), expect: Array.from({ length: 5 }, (_, i) => `bulk${4 - i}`) },
+  {
+    name: 'pages 15 at a time, ordered by id within one created_at',
+    params: () => ({ q: 'bulkword' }),
+    expect: Array.from({ length: 15 }, (_, i) => `bulk${19 - i}`),
+  },
+  {
+    name: 'returns the rest on page 2',
+    params: () => ({ q: 'bulkword', page: 2 }),
+    expect: Array.from({ length: 5 }, (_, i) => `bulk${4 - i}`),
+  },
   { name: 'returns an empty page past the end', params: () => ({ q: 'bulkword', page: 3 }), expect: [] },
 ];
 
@@ -153,11 +244,15 @@ describe.each(engines)('message search on $name', ({ name, skip, make }) => {
 
   it.skipIf(skip)('reports has_more exactly', async () => {
     expect((await search(deps, f.admin, f.account, 'messages', { q: 'bulkword' })).meta.has_more).toEqual({ messages: true });
-    expect((await search(deps, f.admin, f.account, 'messages', { q: 'bulkword', page: 2 })).meta.has_more).toEqual({ messages: false });
+    expect((await search(deps, f.admin, f.account, 'messages', { q: 'bulkword', page: 2 })).meta.has_more).toEqual({
+      messages: false,
+    });
   });
 
   it.skipIf(skip)('rejects since older than 90 days with the contract message (rule 2)', async () => {
-    const err = await search(deps, f.admin, f.account, 'messages', { q: 'zebra', since: NOW - 90 * DAY - 1 }).catch((e: unknown) => e);
+    const err = await search(deps, f.admin, f.account, 'messages', { q: 'zebra', since: NOW - 90 * DAY - 1 }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(SearchError);
     expect(err).toMatchObject({ code: 'window_exceeded', status: 422, message: 'Search is limited to the last 90 days' });
   });
@@ -177,7 +272,11 @@ describe.each(engines)('message search on $name', ({ name, skip, make }) => {
       sender: { id: f.contact1, type: 'contact', name: 'Carla Contact' },
     });
     const agentMsg = await search(deps, f.admin, f.account, 'messages', { q: 'private zebra' });
-    expect(agentMsg.payload.messages?.[0]).toMatchObject({ message_type: 'outgoing', private: true, sender: { id: f.agentUser, type: 'user', name: 'Bobby' } });
+    expect(agentMsg.payload.messages?.[0]).toMatchObject({
+      message_type: 'outgoing',
+      private: true,
+      sender: { id: f.agentUser, type: 'user', name: 'Bobby' },
+    });
     const bot = await search(deps, f.admin, f.account, 'messages', { q: 'botreply' });
     expect(bot.payload.messages?.[0]?.sender).toEqual({ id: 7, type: 'agent_bot', name: null });
   });
@@ -187,7 +286,11 @@ describe('message search gate (contract §4.2)', () => {
   it('refuses an account without advanced_search with 403', async () => {
     const deps = makeDeps(t.db, { now: clock });
     const err = await search(deps, f.noFlagAdmin, f.noFlag, 'messages', { q: 'zebra' }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'feature_disabled', status: 403, message: 'Message search is not enabled for this account' });
+    expect(err).toMatchObject({
+      code: 'feature_disabled',
+      status: 403,
+      message: 'Message search is not enabled for this account',
+    });
   });
 
   it('lets SEARCHDESK_MESSAGE_SEARCH=all lift the gate', async () => {

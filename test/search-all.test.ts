@@ -8,7 +8,10 @@ import { ids, makeDeps, search } from './helpers/core.js';
 const NOW = Math.floor(Date.now() / 1000);
 let t: TestDatabase;
 let deps: SearchDeps;
-const f = {} as Record<'account' | 'noFlag' | 'recentContact' | 'oldContact' | 'conv' | 'oldConv' | 'msg' | 'oldMsg' | 'article', number>;
+const f = {} as Record<
+  'account' | 'noFlag' | 'recentContact' | 'oldContact' | 'conv' | 'oldConv' | 'msg' | 'oldMsg' | 'article',
+  number
+>;
 let token: string;
 let noFlagToken: string;
 
@@ -73,6 +76,8 @@ describe('search all (contract §4.1)', () => {
   });
 
   it('rejects parameters it does not take', async () => {
-    await expect(search(deps, token, f.account, 'all', { q: 'orion', from: 'contact:1' })).rejects.toMatchObject({ code: 'invalid_params' });
+    await expect(search(deps, token, f.account, 'all', { q: 'orion', from: 'contact:1' })).rejects.toMatchObject({
+      code: 'invalid_params',
+    });
   });
 });

@@ -19,8 +19,10 @@ const INT8_OID = 20;
 
 /** int8 → number: ids and epoch seconds fit in 2^53; feature flags are only ever tested in SQL. */
 const types = {
-  getTypeParser: ((oid: number, format?: string) =>
-    oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: 'text' | 'binary'): ((value: string) => unknown) =>
+    oid === INT8_OID
+      ? (v: string) => Number(v)
+      : (pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown)) as typeof pg.types.getTypeParser,
 };
 
 /** SQLSTATE classes and socket errors that mean "the backend is not answering", not "our bug". */
@@ -29,12 +31,15 @@ export function isBackendUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string') {
     if (code.startsWith('08') || code.startsWith('57') || code === '53300') return true; // connection, operator intervention (incl. 57014 statement timeout), too many connections
-    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE', 'EAI_AGAIN'].includes(code)) return true;
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE', 'EAI_AGAIN'].includes(code))
+      return true;
   }
   const message = (err as { message?: unknown }).message;
   return (
     typeof message === 'string' &&
-    /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error/i.test(message)
+    /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error/i.test(
+      message,
+    )
   );
 }
 
@@ -53,7 +58,12 @@ export function createPgDb(opts: PgDbOptions): Db {
     types,
   });
   // An idle client losing its connection must not crash the process.
-  pool.on('error', (err) => opts.logger.warn({ event: 'pg_pool_error', err: { code: (err as { code?: string }).code, message: err.message } }, 'idle Postgres client failed'));
+  pool.on('error', (err) =>
+    opts.logger.warn(
+      { event: 'pg_pool_error', err: { code: (err as { code?: string }).code, message: err.message } },
+      'idle Postgres client failed',
+    ),
+  );
 
   const db: Db = {
     kind: 'pg',
@@ -61,7 +71,10 @@ export function createPgDb(opts: PgDbOptions): Db {
       const started = performance.now();
       try {
         const res = await pool.query<R>(q.text, q.values);
-        opts.logger.debug({ event: 'db_query', label, ms: +(performance.now() - started).toFixed(1), rows: res.rowCount }, 'query');
+        opts.logger.debug(
+          { event: 'db_query', label, ms: +(performance.now() - started).toFixed(1), rows: res.rowCount },
+          'query',
+        );
         return res.rows;
       } catch (err) {
         throw mapDbError(err, label, opts.logger);

@@ -16,20 +16,25 @@ export function createElasticsearchStore(client: Client): IndexStore {
       return (await client.indices.exists({ index: alias })) ? { kind: 'index' } : { kind: 'missing' };
     },
     async listIndices(prefix) {
-      const res = await client.indices.get({ index: `${prefix}*`, expand_wildcards: 'open', allow_no_indices: true }, { ignore: [404] });
-      return Object.keys(res ?? {}).filter((name) => name.startsWith(prefix)).sort();
+      const res = await client.indices.get(
+        { index: `${prefix}*`, expand_wildcards: 'open', allow_no_indices: true },
+        { ignore: [404] },
+      );
+      return Object.keys(res ?? {})
+        .filter((name) => name.startsWith(prefix))
+        .sort();
     },
     async createIndex(name, meta) {
       await client.indices.create({
         index: name,
         settings: MESSAGE_INDEX_BODY.settings,
         mappings: { ...MESSAGE_INDEX_BODY.mappings, _meta: { [META_KEY]: meta } },
-      } as Parameters<Client['indices']['create']>[0]);
+      });
     },
     async getMeta(index) {
       const res = await client.indices.getMapping({ index });
       const mapping = Object.values(res)[0]?.mappings;
-      return (mapping?._meta as Record<string, IndexMeta> | undefined)?.[META_KEY];
+      return mapping?._meta?.[META_KEY] as IndexMeta | undefined;
     },
     async putMeta(index, meta) {
       await client.indices.putMapping({ index, _meta: { [META_KEY]: meta } });

@@ -54,7 +54,9 @@ function report(index: string, indexed: number, deleted: number, startedMs: numb
 async function aliasIndices(deps: IndexerDeps): Promise<string[]> {
   const target = await deps.store.resolveAlias(deps.alias);
   if (target.kind === 'index') {
-    throw new Error(`${deps.alias} is an index, not an alias: searchdesk manages ${deps.alias} as an alias over ${deps.alias}_<timestamp> indices`);
+    throw new Error(
+      `${deps.alias} is an index, not an alias: searchdesk manages ${deps.alias} as an alias over ${deps.alias}_<timestamp> indices`,
+    );
   }
   return target.kind === 'alias' ? target.indices : [];
 }

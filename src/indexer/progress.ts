@@ -30,7 +30,9 @@ export function createProgress(stream: ProgressStream, opts: { now?: () => numbe
     const pct = total > 0 ? Math.min(1, done / total) : 1;
     if (stream.isTTY) {
       const filled = Math.round(pct * WIDTH);
-      stream.write(`\r${label} [${'#'.repeat(filled)}${'-'.repeat(WIDTH - filled)}] ${(pct * 100).toFixed(0).padStart(3)}% ${done.toLocaleString('en')}/${total.toLocaleString('en')} ${rate().toLocaleString('en')} docs/s`);
+      stream.write(
+        `\r${label} [${'#'.repeat(filled)}${'-'.repeat(WIDTH - filled)}] ${(pct * 100).toFixed(0).padStart(3)}% ${done.toLocaleString('en')}/${total.toLocaleString('en')} ${rate().toLocaleString('en')} docs/s`,
+      );
     } else {
       stream.write(`${label}: ${done}/${total} (${(pct * 100).toFixed(0)}%) ${rate()} docs/s\n`);
     }

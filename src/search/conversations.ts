@@ -36,7 +36,10 @@ export interface ConversationRow {
 
 const STATUSES = ['open', 'resolved', 'pending', 'snoozed'] as const;
 
-export function buildConversationsQuery(access: Pick<AccessContext, 'accountId' | 'inboxIds'>, params: ConversationsParams): SqlQuery {
+export function buildConversationsQuery(
+  access: Pick<AccessContext, 'accountId' | 'inboxIds'>,
+  params: ConversationsParams,
+): SqlQuery {
   const p = new SqlParams();
   const pattern = p.add(containsPattern(params.q));
   const where = [
@@ -103,7 +106,9 @@ export function toConversationRecord(row: ConversationRow): ConversationRecord {
               type: 'contact',
             },
       assignee:
-        row.assignee_id === null ? null : { id: row.assignee_id, name: row.assignee_name, email: row.assignee_email, type: 'user' },
+        row.assignee_id === null
+          ? null
+          : { id: row.assignee_id, name: row.assignee_name, email: row.assignee_email, type: 'user' },
       team: row.team_id === null ? null : { id: row.team_id, name: row.team_name },
       inbox: { id: row.inbox_id, name: row.inbox_name, channel_type: row.inbox_channel_type },
     },

@@ -24,7 +24,12 @@ export function authenticateToken(deps: SearchDeps, token: string | undefined): 
 }
 
 /** Builds the context of one request: the caller's access to one account. */
-export async function openContext(deps: SearchDeps, caller: Caller, accountId: number, logger = deps.logger): Promise<SearchContext> {
+export async function openContext(
+  deps: SearchDeps,
+  caller: Caller,
+  accountId: number,
+  logger = deps.logger,
+): Promise<SearchContext> {
   const access = await resolveAccess(deps.db, caller, accountId);
   return { db: deps.db, access, logger, now: deps.now };
 }

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { AccessContext } from '../auth/access.js';
 import { buildMessageQuery, parseFrom, WINDOW_SECONDS } from './message-query.js';
 
-const access: AccessContext = { accountId: 1, userId: 2, role: 'agent', inboxIds: [10, 11], flags: { searchWithGin: false, advancedSearch: true } };
+const access: AccessContext = {
+  accountId: 1,
+  userId: 2,
+  role: 'agent',
+  inboxIds: [10, 11],
+  flags: { searchWithGin: false, advancedSearch: true },
+};
 const NOW_MS = 1_800_000_000_000;
 const NOW = NOW_MS / 1000;
 

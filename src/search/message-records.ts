@@ -28,7 +28,10 @@ const MESSAGE_FIELDS: ReadonlyArray<readonly [keyof MessageRow, string]> = [
   ['inbox_id', 'm.inbox_id'],
   ['sender_type', 'm.sender_type'],
   ['sender_id', 'm.sender_id'],
-  ['sender_name', `CASE m.sender_type WHEN 'Contact' THEN sc.name WHEN 'User' THEN coalesce(nullif(su.display_name, ''), su.name) END`],
+  [
+    'sender_name',
+    `CASE m.sender_type WHEN 'Contact' THEN sc.name WHEN 'User' THEN coalesce(nullif(su.display_name, ''), su.name) END`,
+  ],
 ];
 
 /** Select list producing a MessageRow. */
@@ -63,7 +66,6 @@ export function toMessageRecord(row: MessageRow): MessageRecord {
     conversation_id: Number(row.conversation_id),
     conversation_display_id: row.conversation_display_id === null ? null : Number(row.conversation_display_id),
     inbox_id: Number(row.inbox_id),
-    sender:
-      senderType && row.sender_id !== null ? { id: Number(row.sender_id), type: senderType, name: row.sender_name } : null,
+    sender: senderType && row.sender_id !== null ? { id: Number(row.sender_id), type: senderType, name: row.sender_name } : null,
   };
 }

@@ -31,7 +31,11 @@ export function messageSearchEnabled(ctx: SearchContext, engines: MessageEngines
   return engines.gate === 'all' || ctx.access.flags.advancedSearch;
 }
 
-async function findIds(ctx: SearchContext, engines: MessageEngines, query: MessageQuery): Promise<{ ids: number[]; engine: EngineLabel }> {
+async function findIds(
+  ctx: SearchContext,
+  engines: MessageEngines,
+  query: MessageQuery,
+): Promise<{ ids: number[]; engine: EngineLabel }> {
   const { primary } = engines;
   if (primary === engines.postgres) return { ids: await primary.findIds(query), engine: primary.name };
   try {

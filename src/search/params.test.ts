@@ -51,10 +51,16 @@ describe('page, since, until, inbox_id', () => {
   });
   it('validates since and until as non-negative integer seconds', () => {
     expect(parseParams('contacts', { q: 'a', since: 0, until: 1_700_000_000 })).toMatchObject({ since: 0, until: 1_700_000_000 });
-    expect(fail(() => parseParams('contacts', { q: 'a', since: -1 })).message).toBe('since must be an integer Unix timestamp (seconds)');
-    expect(fail(() => parseParams('conversations', { q: 'a', until: 1.5 })).message).toBe('until must be an integer Unix timestamp (seconds)');
+    expect(fail(() => parseParams('contacts', { q: 'a', since: -1 })).message).toBe(
+      'since must be an integer Unix timestamp (seconds)',
+    );
+    expect(fail(() => parseParams('conversations', { q: 'a', until: 1.5 })).message).toBe(
+      'until must be an integer Unix timestamp (seconds)',
+    );
     expect(fail(() => rest('messages', 'q=a&until=yesterday')).message).toBe('until must be an integer Unix timestamp (seconds)');
-    expect(fail(() => parseParams('contacts', { q: 'a', since: 1e20 })).message).toBe('since must be an integer Unix timestamp (seconds)');
+    expect(fail(() => parseParams('contacts', { q: 'a', since: 1e20 })).message).toBe(
+      'since must be an integer Unix timestamp (seconds)',
+    );
   });
   it('validates inbox_id as a positive integer', () => {
     expect(rest('messages', 'q=a&inbox_id=3').inbox_id).toBe(3);

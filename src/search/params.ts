@@ -47,15 +47,15 @@ const fromSchema = z
 export const contactsParamsSchema = z.strictObject({
   q: qSchema,
   page: pageSchema,
-  since: timeSchema('since', "Only contacts whose last activity is at or after this Unix time (seconds)."),
-  until: timeSchema('until', "Only contacts whose last activity is at or before this Unix time (seconds)."),
+  since: timeSchema('since', 'Only contacts whose last activity is at or after this Unix time (seconds).'),
+  until: timeSchema('until', 'Only contacts whose last activity is at or before this Unix time (seconds).'),
 });
 
 export const conversationsParamsSchema = z.strictObject({
   q: qSchema,
   page: pageSchema,
-  since: timeSchema('since', "Only conversations whose last activity is at or after this Unix time (seconds)."),
-  until: timeSchema('until', "Only conversations whose last activity is at or before this Unix time (seconds)."),
+  since: timeSchema('since', 'Only conversations whose last activity is at or after this Unix time (seconds).'),
+  until: timeSchema('until', 'Only conversations whose last activity is at or before this Unix time (seconds).'),
 });
 
 export const messagesParamsSchema = z.strictObject({

@@ -23,9 +23,14 @@ export interface SearchResult {
   meta: SearchMeta;
 }
 
-function single<K extends PayloadKey>(key: K, page: number, result: Page<NonNullable<Payload[K]>[number]>, engine: EngineLabel = 'postgres'): SearchResult {
+function single<K extends PayloadKey>(
+  key: K,
+  page: number,
+  result: Page<NonNullable<Payload[K]>[number]>,
+  engine: EngineLabel = 'postgres',
+): SearchResult {
   return {
-    payload: { [key]: result.items } as Payload,
+    payload: { [key]: result.items },
     meta: { page, per_page: PAGE_SIZE, has_more: { [key]: result.hasMore }, engine },
   };
 }
@@ -44,13 +49,13 @@ export async function runSearch<O extends Operation>(
     case 'conversations':
       return single('conversations', page, await searchConversations(ctx, params as ParamsOf<'conversations'>));
     case 'articles':
-      return single('articles', page, await searchArticles(ctx, params as ParamsOf<'articles'>));
+      return single('articles', page, await searchArticles(ctx, params));
     case 'messages': {
-      const result = await searchMessages(ctx, engines, params as ParamsOf<'messages'>);
+      const result = await searchMessages(ctx, engines, params);
       return single('messages', page, result, result.engine);
     }
     case 'all':
-      return searchAll(ctx, engines, params as ParamsOf<'all'>);
+      return searchAll(ctx, engines, params);
     default:
       throw new Error(`unknown operation ${String(op)}`);
   }

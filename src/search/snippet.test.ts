@@ -3,7 +3,9 @@ import { buildSnippet, toPlainText } from './snippet.js';
 
 describe('toPlainText', () => {
   it('removes HTML and Markdown markup', () => {
-    expect(toPlainText('<p>Hello <b>world</b></p>\n# Title\n**bold** [link](http://x) &amp; more')).toBe('Hello world Title bold link & more');
+    expect(toPlainText('<p>Hello <b>world</b></p>\n# Title\n**bold** [link](http://x) &amp; more')).toBe(
+      'Hello world Title bold link & more',
+    );
   });
 });
 

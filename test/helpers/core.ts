@@ -16,7 +16,13 @@ export function makeDeps(db: Db, opts: { primary?: MessageEngine; gate?: 'flag' 
 }
 
 /** Authenticates `token`, then runs `op` on `accountId` with raw (unvalidated) params. */
-export async function search(deps: SearchDeps, token: string | undefined, accountId: number, op: Operation, raw: Record<string, unknown>): Promise<SearchResult> {
+export async function search(
+  deps: SearchDeps,
+  token: string | undefined,
+  accountId: number,
+  op: Operation,
+  raw: Record<string, unknown>,
+): Promise<SearchResult> {
   const caller = await authenticate(deps.db, token);
   return searchAs(deps, caller, accountId, op, parseParams(op, raw));
 }

@@ -26,7 +26,13 @@ export async function createTestIndex(db: Db): Promise<TestIndex> {
   const client = createElasticsearchClient(esUrl, 30_000);
   const index = `sd_test_${randomBytes(6).toString('hex')}`;
   const store = createElasticsearchStore(client);
-  await store.createIndex(index, { format: 'searchdesk', version: 1, state: 'ready', lastId: 0, watermark: await currentWatermark(db) });
+  await store.createIndex(index, {
+    format: 'searchdesk',
+    version: 1,
+    state: 'ready',
+    lastId: 0,
+    watermark: await currentWatermark(db),
+  });
   const sync = async () => {
     for await (const rows of readSourceBatches(db, { limit: 500 })) {
       await store.bulk(index, rows.map(toMessageDocument), [], 'wait_for');

@@ -29,7 +29,9 @@ export class Fixture {
     return ++this.seq;
   }
 
-  account(opts: { name?: string; advancedSearch?: boolean; searchWithGin?: boolean; suspended?: boolean; extraFlags?: bigint } = {}) {
+  account(
+    opts: { name?: string; advancedSearch?: boolean; searchWithGin?: boolean; suspended?: boolean; extraFlags?: bigint } = {},
+  ) {
     let flags = opts.extraFlags ?? 0n;
     if (opts.advancedSearch ?? true) flags |= FEATURE_BITS.advancedSearch;
     if (opts.searchWithGin) flags |= FEATURE_BITS.searchWithGin;
@@ -42,7 +44,11 @@ export class Fixture {
 
   user(opts: { name?: string; email?: string; display_name?: string } = {}) {
     const n = this.next();
-    return this.insert('users', { name: opts.name ?? `Agent ${n}`, email: opts.email ?? `agent${n}@example.test`, display_name: opts.display_name });
+    return this.insert('users', {
+      name: opts.name ?? `Agent ${n}`,
+      email: opts.email ?? `agent${n}@example.test`,
+      display_name: opts.display_name,
+    });
   }
 
   /** Adds a user to an account; role 'administrator' or 'agent'. */
@@ -74,7 +80,15 @@ export class Fixture {
 
   contact(
     accountId: number,
-    opts: { name?: string | null; email?: string | null; phone_number?: string | null; identifier?: string | null; additional_attributes?: object | null; created_at?: number; last_activity_at?: number | null } = {},
+    opts: {
+      name?: string | null;
+      email?: string | null;
+      phone_number?: string | null;
+      identifier?: string | null;
+      additional_attributes?: object | null;
+      created_at?: number;
+      last_activity_at?: number | null;
+    } = {},
   ) {
     return this.insert('contacts', {
       account_id: accountId,
@@ -93,7 +107,15 @@ export class Fixture {
   conversation(
     accountId: number,
     inboxId: number,
-    opts: { contact_id?: number | null; display_id?: number; status?: number; assignee_id?: number; team_id?: number; created_at?: number; last_activity_at?: number } = {},
+    opts: {
+      contact_id?: number | null;
+      display_id?: number;
+      status?: number;
+      assignee_id?: number;
+      team_id?: number;
+      created_at?: number;
+      last_activity_at?: number;
+    } = {},
   ) {
     const displayId = opts.display_id ?? (this.displayIds.get(accountId) ?? 0) + 1;
     this.displayIds.set(accountId, Math.max(displayId, this.displayIds.get(accountId) ?? 0));
@@ -113,9 +135,20 @@ export class Fixture {
   /** A message in a conversation; account and inbox are taken from the conversation. */
   async message(
     conversationId: number,
-    opts: { content?: string | null; message_type?: number; private?: boolean; sender_type?: string | null; sender_id?: number | null; created_at?: number; updated_at?: number } = {},
+    opts: {
+      content?: string | null;
+      message_type?: number;
+      private?: boolean;
+      sender_type?: string | null;
+      sender_id?: number | null;
+      created_at?: number;
+      updated_at?: number;
+    } = {},
   ) {
-    const conv = await this.pool.query<{ account_id: number; inbox_id: number }>('SELECT account_id, inbox_id FROM conversations WHERE id = $1', [conversationId]);
+    const conv = await this.pool.query<{ account_id: number; inbox_id: number }>(
+      'SELECT account_id, inbox_id FROM conversations WHERE id = $1',
+      [conversationId],
+    );
     const { account_id, inbox_id } = conv.rows[0]!;
     const createdAt = opts.created_at ?? NOW() - DAY;
     return this.insert('messages', {
@@ -143,7 +176,16 @@ export class Fixture {
   article(
     accountId: number,
     portalId: number,
-    opts: { title?: string; description?: string | null; content?: string | null; status?: number; category_id?: number | null; locale?: string; slug?: string; updated_at?: number } = {},
+    opts: {
+      title?: string;
+      description?: string | null;
+      content?: string | null;
+      status?: number;
+      category_id?: number | null;
+      locale?: string;
+      slug?: string;
+      updated_at?: number;
+    } = {},
   ) {
     const n = this.next();
     return this.insert('articles', {

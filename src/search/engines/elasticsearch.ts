@@ -45,7 +45,10 @@ export function buildElasticsearchQuery(query: MessageQuery) {
   };
 }
 
-export function createElasticsearchEngine(opts: ElasticsearchEngineOptions, client = createElasticsearchClient(opts.url, opts.timeoutMs)): MessageEngine {
+export function createElasticsearchEngine(
+  opts: ElasticsearchEngineOptions,
+  client = createElasticsearchClient(opts.url, opts.timeoutMs),
+): MessageEngine {
   return {
     name: 'elasticsearch',
     async findIds(query) {
