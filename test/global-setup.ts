@@ -2,7 +2,8 @@
  * Real Postgres for every test run: TEST_DATABASE_URL if given, else a local server on
  * 127.0.0.1:5432, else an embedded Postgres started here. A template database with searchdesk's
  * schema is built once; each test file clones it (see helpers/db.ts).
- * Elasticsearch: TEST_ELASTICSEARCH_URL; with REQUIRE_ES=1 a missing or dead one fails the run.
+ * Search engines: TEST_ELASTICSEARCH_URL / TEST_OPENSEARCH_URL; with REQUIRE_ES=1 / REQUIRE_OPENSEARCH=1
+ * a missing or dead one fails the run.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ declare module 'vitest' {
     pgAdminUrl: string;
     pgTemplate: string;
     esUrl: string;
+    osUrl: string;
   }
 }
 
@@ -68,13 +70,34 @@ async function startEmbeddedPostgres(): Promise<{ url: string; stop: () => Promi
   };
 }
 
-async function esAnswers(url: string): Promise<boolean> {
+async function engineAnswers(url: string): Promise<boolean> {
   try {
     const res = await fetch(`${url}/_cluster/health?wait_for_status=yellow&timeout=5s`, { signal: AbortSignal.timeout(10_000) });
     return res.ok;
   } catch {
     return false;
   }
+}
+
+/**
+ * Reads a search engine's test URL. Unset: its tests skip, with a loud banner — unless the
+ * `require` variable is 1 (CI), which makes a missing or dead engine fail the run.
+ */
+async function checkEngine(label: string, urlVar: string, requireVar: string, script: string): Promise<string> {
+  const url = process.env[urlVar] ?? '';
+  if (url && !(await engineAnswers(url))) throw new Error(`${urlVar}=${url} does not answer`);
+  if (!url) {
+    if (process.env[requireVar] === '1') throw new Error(`${requireVar}=1 but ${urlVar} is not set`);
+    const banner = '!'.repeat(78);
+    process.stderr.write(
+      `\n${banner}\n!! ${urlVar} is not set: ${label} tests are SKIPPED.\n!! Start one with scripts/search-engine.sh start ${script} (see README).\n${banner}\n\n`,
+    );
+    return '';
+  }
+  const info = (await (await fetch(`${url}/_nodes/_local/_none`)).json()) as { nodes?: Record<string, { version?: string }> };
+  const version = Object.values(info.nodes ?? {})[0]?.version;
+  process.stderr.write(`[searchdesk tests] ${label} ${version ?? '?'} at ${url}\n`);
+  return url;
 }
 
 export default async function setup(project: TestProject) {
@@ -105,23 +128,13 @@ export default async function setup(project: TestProject) {
   await tpl.end();
   process.stderr.write(`[searchdesk tests] Postgres ${version} at ${new URL(adminUrl).host}\n`);
 
-  const esUrl = process.env.TEST_ELASTICSEARCH_URL ?? '';
-  if (esUrl && !(await esAnswers(esUrl))) throw new Error(`TEST_ELASTICSEARCH_URL=${esUrl} does not answer`);
-  if (!esUrl) {
-    const banner = '!'.repeat(78);
-    if (process.env.REQUIRE_ES === '1') throw new Error('REQUIRE_ES=1 but TEST_ELASTICSEARCH_URL is not set');
-    process.stderr.write(
-      `\n${banner}\n!! TEST_ELASTICSEARCH_URL is not set: Elasticsearch tests are SKIPPED.\n!! Start one with scripts/search-engine.sh start elasticsearch (see README).\n${banner}\n\n`,
-    );
-  } else {
-    const info = (await (await fetch(`${esUrl}/_nodes/_local/_none`)).json()) as { nodes?: Record<string, { version?: string }> };
-    const v = Object.values(info.nodes ?? {})[0]?.version;
-    process.stderr.write(`[searchdesk tests] Elasticsearch ${v ?? '?'} at ${esUrl}\n`);
-  }
+  const esUrl = await checkEngine('Elasticsearch', 'TEST_ELASTICSEARCH_URL', 'REQUIRE_ES', 'elasticsearch');
+  const osUrl = await checkEngine('OpenSearch', 'TEST_OPENSEARCH_URL', 'REQUIRE_OPENSEARCH', 'opensearch');
 
   project.provide('pgAdminUrl', adminUrl);
   project.provide('pgTemplate', template);
   project.provide('esUrl', esUrl);
+  project.provide('osUrl', osUrl);
 
   return async () => {
     await admin.query(`DROP DATABASE IF EXISTS ${template}`).catch(() => undefined);

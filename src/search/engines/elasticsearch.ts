@@ -3,8 +3,8 @@
  * from Postgres. Works with the stripped test server (core analysis only) and production 8.x/9.x.
  */
 import { Client } from '@elastic/elasticsearch';
-import type { MessageQuery } from '../message-query.js';
 import type { MessageEngine } from './engine.js';
+import { buildSearchdeskQuery } from './query-dsl.js';
 
 export interface ElasticsearchEngineOptions {
   url: string;
@@ -17,34 +17,6 @@ export function createElasticsearchClient(url: string, timeoutMs: number): Clien
   return new Client({ node: url, requestTimeout: timeoutMs, maxRetries: 0, sniffOnStart: false });
 }
 
-/** The search request for a MessageQuery: filters only (no scoring), sorted newest first. */
-export function buildElasticsearchQuery(query: MessageQuery) {
-  const filter: object[] = [
-    { term: { account_id: query.accountId } },
-    { terms: { inbox_id: query.inboxIds } },
-    { terms: { message_type: ['incoming', 'outgoing'] } },
-    {
-      range: {
-        created_at: {
-          gte: query.since * 1000,
-          ...(query.until !== undefined ? { lte: query.until * 1000 } : {}),
-          format: 'epoch_millis',
-        },
-      },
-    },
-    ...query.words.map((w) => ({ prefix: { words: { value: w } } })),
-  ];
-  if (query.sender) filter.push({ term: { sender_type: query.sender.type } }, { term: { sender_id: query.sender.id } });
-  return {
-    from: query.offset,
-    size: query.limit,
-    _source: false,
-    track_total_hits: false,
-    query: { bool: { filter } },
-    sort: [{ created_at: { order: 'desc' as const } }, { id: { order: 'desc' as const } }],
-  };
-}
-
 export function createElasticsearchEngine(
   opts: ElasticsearchEngineOptions,
   client = createElasticsearchClient(opts.url, opts.timeoutMs),
@@ -52,7 +24,7 @@ export function createElasticsearchEngine(
   return {
     name: 'elasticsearch',
     async findIds(query) {
-      const res = await client.search({ index: opts.index, ...buildElasticsearchQuery(query) });
+      const res = await client.search({ index: opts.index, ...buildSearchdeskQuery(query) });
       return res.hits.hits.map((h) => Number(h._id));
     },
     async check() {
