@@ -8,6 +8,7 @@ export interface PgDbOptions {
   url: string;
   /** Search sessions are read-only; only explicit admin commands open a writable pool. */
   readOnly: boolean;
+  /** Statement timeout in ms; 0 disables it (admin commands such as index builds). */
   statementTimeoutMs: number;
   poolSize: number;
   logger: Logger;
@@ -51,8 +52,8 @@ export function createPgDb(opts: PgDbOptions): Db {
     max: opts.poolSize,
     connectionTimeoutMillis: 3_000,
     idleTimeoutMillis: 30_000,
-    // A client-side bound in case the network, not the server, hangs.
-    query_timeout: opts.statementTimeoutMs + 2_000,
+    // A client-side bound in case the network, not the server, hangs (0 = no timeout, admin commands).
+    query_timeout: opts.statementTimeoutMs > 0 ? opts.statementTimeoutMs + 2_000 : undefined,
     application_name: opts.applicationName ?? 'searchdesk',
     options: sessionOptions.join(' '),
     types,

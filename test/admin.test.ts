@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSearchIndexes, SEARCHDESK_INDEXES, setupSchema } from '../src/db/admin.js';
+import { createPgDb } from '../src/db/pg.js';
+import type { Db } from '../src/db/db.js';
+import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
+
+let t: TestDatabase;
+let writable: Db;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  writable = createPgDb({ url: t.url, readOnly: false, statementTimeoutMs: 0, poolSize: 1, logger: silentLogger });
+});
+afterAll(async () => {
+  await writable.close();
+  await t.drop();
+});
+
+describe('admin commands', () => {
+  it('db setup is idempotent on an existing schema', async () => {
+    await setupSchema(writable);
+    await setupSchema(writable);
+    const rows = await t.db.query<{ n: number }>({
+      text: "SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'messages'",
+      values: [],
+    });
+    expect(rows[0]?.n).toBe(1);
+  });
+
+  it('db indexes creates every searchdesk_ index, and a second run creates none', async () => {
+    const first = await createSearchIndexes(writable, silentLogger);
+    expect(first.map((r) => r.action)).toEqual(SEARCHDESK_INDEXES.map(() => 'created'));
+    const second = await createSearchIndexes(writable, silentLogger);
+    expect(second.every((r) => r.action === 'exists')).toBe(true);
+    expect(SEARCHDESK_INDEXES.every((i) => i.name.startsWith('searchdesk_'))).toBe(true);
+  });
+
+  it('rebuilds an index left invalid by an interrupted run', async () => {
+    const name = SEARCHDESK_INDEXES[0]!.name;
+    await t.admin.query(`UPDATE pg_index SET indisvalid = false WHERE indexrelid = '${name}'::regclass`);
+    const again = await createSearchIndexes(writable, silentLogger);
+    expect(again.find((r) => r.name === name)?.action).toBe('created');
+    const valid = await t.admin.query(`SELECT indisvalid FROM pg_index WHERE indexrelid = '${name}'::regclass`);
+    expect(valid.rows[0].indisvalid).toBe(true);
+  });
+
+  it('the read-only search pool cannot create indexes', async () => {
+    await t.admin.query(`DROP INDEX ${SEARCHDESK_INDEXES[0]!.name}`);
+    await expect(createSearchIndexes(t.db, silentLogger)).rejects.toMatchObject({ code: 'internal' });
+  });
+});
