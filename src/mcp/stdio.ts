@@ -1,0 +1,73 @@
+/**
+ * MCP over stdio: stdout carries nothing but protocol (the logger writes to fd 2). The caller is
+ * the user of SEARCHDESK_ACCESS_TOKEN, checked once at start (contract §2: a missing, unknown or
+ * bot token refuses to start) and again on every call, so a revoked token stops working at once.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { App } from '../app.js';
+import type { Caller } from '../auth/access.js';
+import { ConfigError } from '../config.js';
+import type { Logger } from '../logger.js';
+import { authenticateToken } from '../search/core.js';
+import { toSearchError } from '../search/errors.js';
+import { createMcpServer } from './server.js';
+
+export interface StdioOptions {
+  app: App;
+  logger: Logger;
+  /**
+   * Who to act as when no token is configured. Unset ⇒ a missing token refuses to start.
+   * (Hook for the embedded demo database, where stdio acts as the demo administrator.)
+   */
+  defaultCaller?: Caller;
+  stdin?: NodeJS.ReadableStream & { pause(): unknown };
+  stdout?: NodeJS.WritableStream;
+}
+
+export interface RunningStdio {
+  /** Resolves when the client closes stdin or the server is closed. */
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+const UNAUTHORIZED = new Set(['missing_token', 'invalid_token', 'bot_token']);
+
+/**
+ * Checks the configured token before any protocol is spoken. A database that does not answer yet
+ * does not stop the start: tools answer "Search backend unavailable" until it is back.
+ */
+async function startupCaller(opts: StdioOptions): Promise<() => Promise<Caller>> {
+  const { app, logger, defaultCaller } = opts;
+  const token = app.config.accessToken;
+  if (token === undefined && defaultCaller) return async () => defaultCaller;
+  if (token === undefined) {
+    throw new ConfigError("SEARCHDESK_ACCESS_TOKEN is not set: the stdio server needs a user's access token");
+  }
+  try {
+    await authenticateToken(app.deps, token);
+  } catch (err) {
+    const error = toSearchError(err);
+    if (UNAUTHORIZED.has(error.code)) throw new ConfigError(`SEARCHDESK_ACCESS_TOKEN is not accepted: ${error.message}`);
+    if (error.code !== 'backend_unavailable') throw err;
+    logger.warn({ event: 'startup_auth_deferred' }, 'Postgres is not answering; the token will be checked on the first tool call');
+  }
+  return () => authenticateToken(app.deps, token);
+}
+
+/** Starts the stdio MCP server; throws ConfigError when the token is refused. */
+export async function startStdioServer(opts: StdioOptions): Promise<RunningStdio> {
+  const { app, logger } = opts;
+  const resolveCaller = await startupCaller(opts);
+  const server = createMcpServer({ deps: app.deps, config: app.config, logger, resolveCaller, version: app.version });
+  const stdin = opts.stdin ?? process.stdin;
+  const transport = new StdioServerTransport(stdin as typeof process.stdin, (opts.stdout ?? process.stdout) as typeof process.stdout);
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  server.onclose = () => resolveClosed();
+  server.onerror = (err) => logger.warn({ event: 'mcp_transport_error', message: err.message }, 'stdio transport error');
+  // The SDK transport does not notice the client going away; stdin ending means exactly that.
+  stdin.once('end', () => resolveClosed());
+  await server.connect(transport);
+  logger.info({ event: 'stdio_ready' }, 'MCP server ready on stdio');
+  return { closed, close: () => server.close() };
+}
