@@ -82,7 +82,10 @@ export async function createApp(config: Config, logger: Logger, hooks: AppHooks 
     version: readVersion(),
     close() {
       closing ??= (async () => {
-        if (primary !== postgres) await primary.close().catch((err: unknown) => logger.warn({ event: 'engine_close_failed', err }, 'closing the search engine failed'));
+        if (primary !== postgres)
+          await primary
+            .close()
+            .catch((err: unknown) => logger.warn({ event: 'engine_close_failed', err }, 'closing the search engine failed'));
         await db.close();
       })();
       return closing;

@@ -9,7 +9,10 @@ import { MESSAGES, SearchError } from '../search/errors.js';
 import { accountIdSchema } from './tools.js';
 
 /** Splits `account_id` off the tool arguments; the rest goes to the operation's own schema. */
-export function takeAccountId(args: Record<string, unknown> | undefined): { accountId: number | undefined; rest: Record<string, unknown> } {
+export function takeAccountId(args: Record<string, unknown> | undefined): {
+  accountId: number | undefined;
+  rest: Record<string, unknown>;
+} {
   const { account_id, ...rest } = args ?? {};
   const parsed = accountIdSchema.safeParse(account_id);
   if (!parsed.success) throw new SearchError('invalid_params', 'account_id must be a positive integer');
@@ -17,7 +20,12 @@ export function takeAccountId(args: Record<string, unknown> | undefined): { acco
 }
 
 /** Resolves the account of a call whose `account_id` was omitted. */
-export async function resolveAccountId(deps: SearchDeps, caller: Caller, given: number | undefined, defaultAccountId: number | undefined): Promise<number> {
+export async function resolveAccountId(
+  deps: SearchDeps,
+  caller: Caller,
+  given: number | undefined,
+  defaultAccountId: number | undefined,
+): Promise<number> {
   if (given !== undefined) return given;
   if (defaultAccountId !== undefined) return defaultAccountId;
   const ids = await listAccountIds(deps.db, caller);

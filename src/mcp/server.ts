@@ -56,7 +56,11 @@ function countRows(payload: Payload): Record<string, number> {
 }
 
 /** One tool call: never throws; one log line and one observer event per call. */
-async function callTool(opts: McpServerOptions, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+async function callTool(
+  opts: McpServerOptions,
+  name: string,
+  args: Record<string, unknown> | undefined,
+): Promise<CallToolResult> {
   const started = performance.now();
   const def = findTool(name);
   const tool = def?.name ?? 'unknown';
@@ -81,7 +85,13 @@ async function callTool(opts: McpServerOptions, name: string, args: Record<strin
 }
 
 /** caller → account → parameters → search → result; each step throws a SearchError. */
-async function runTool(opts: McpServerOptions, def: ToolDef, args: Record<string, unknown> | undefined, facts: Record<string, unknown>, log: Logger): Promise<CallToolResult> {
+async function runTool(
+  opts: McpServerOptions,
+  def: ToolDef,
+  args: Record<string, unknown> | undefined,
+  facts: Record<string, unknown>,
+  log: Logger,
+): Promise<CallToolResult> {
   const { deps, config } = opts;
   const caller = await opts.resolveCaller();
   facts.user = caller.userId;
@@ -92,6 +102,10 @@ async function runTool(opts: McpServerOptions, def: ToolDef, args: Record<string
   const params = parseParams(def.op, rest);
   const result = await runSearch(ctx, deps.engines, def.op, params);
   const toolResult = toToolResult(result, config.maxResultChars);
-  Object.assign(facts, { counts: countRows(result.payload), engine: result.meta.engine, truncated: toolResult._meta.truncated ?? false });
+  Object.assign(facts, {
+    counts: countRows(result.payload),
+    engine: result.meta.engine,
+    truncated: toolResult._meta.truncated ?? false,
+  });
   return toolResult;
 }

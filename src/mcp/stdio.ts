@@ -39,7 +39,7 @@ const UNAUTHORIZED = new Set(['missing_token', 'invalid_token', 'bot_token']);
 async function startupCaller(opts: StdioOptions): Promise<() => Promise<Caller>> {
   const { app, logger, defaultCaller } = opts;
   const token = app.config.accessToken;
-  if (token === undefined && defaultCaller) return async () => defaultCaller;
+  if (token === undefined && defaultCaller) return () => Promise.resolve(defaultCaller);
   if (token === undefined) {
     throw new ConfigError("SEARCHDESK_ACCESS_TOKEN is not set: the stdio server needs a user's access token");
   }
@@ -49,7 +49,10 @@ async function startupCaller(opts: StdioOptions): Promise<() => Promise<Caller>>
     const error = toSearchError(err);
     if (UNAUTHORIZED.has(error.code)) throw new ConfigError(`SEARCHDESK_ACCESS_TOKEN is not accepted: ${error.message}`);
     if (error.code !== 'backend_unavailable') throw err;
-    logger.warn({ event: 'startup_auth_deferred' }, 'Postgres is not answering; the token will be checked on the first tool call');
+    logger.warn(
+      { event: 'startup_auth_deferred' },
+      'Postgres is not answering; the token will be checked on the first tool call',
+    );
   }
   return () => authenticateToken(app.deps, token);
 }
@@ -60,7 +63,10 @@ export async function startStdioServer(opts: StdioOptions): Promise<RunningStdio
   const resolveCaller = await startupCaller(opts);
   const server = createMcpServer({ deps: app.deps, config: app.config, logger, resolveCaller, version: app.version });
   const stdin = opts.stdin ?? process.stdin;
-  const transport = new StdioServerTransport(stdin as typeof process.stdin, (opts.stdout ?? process.stdout) as typeof process.stdout);
+  const transport = new StdioServerTransport(
+    stdin as typeof process.stdin,
+    (opts.stdout ?? process.stdout) as typeof process.stdout,
+  );
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   server.onclose = () => resolveClosed();

@@ -27,7 +27,7 @@ export const toolDefs = [
     title: 'Search everything',
     description: [
       'Search contacts, conversations, messages and help-center articles of one help-desk account at once, with the same `q` and `page`.',
-      'Contacts match on name, email, phone number or identifier; conversations on their number (display id) or their contact\'s name, email, phone number or identifier (case-insensitive substring); messages and articles need every word of `q` to start a word of the text.',
+      "Contacts match on name, email, phone number or identifier; conversations on their number (display id) or their contact's name, email, phone number or identifier (case-insensitive substring); messages and articles need every word of `q` to start a word of the text.",
       '`since`/`until` (Unix seconds) filter contacts and conversations by last activity only. Messages cover the last 90 days and are empty when message search is not enabled for the account.',
       PAGING,
       DATA_NOTE,
@@ -39,7 +39,7 @@ export const toolDefs = [
     title: 'Search contacts',
     description: [
       'Find contacts (customers) of one help-desk account whose name, email, phone number or identifier contains `q` (case-insensitive substring, matched literally).',
-      'Optional `since`/`until` (Unix seconds, inclusive) bound the contact\'s last activity. Newest activity first.',
+      "Optional `since`/`until` (Unix seconds, inclusive) bound the contact's last activity. Newest activity first.",
       PAGING,
       DATA_NOTE,
     ].join(' '),
@@ -49,7 +49,7 @@ export const toolDefs = [
     op: 'conversations',
     title: 'Search conversations',
     description: [
-      'Find conversations of one help-desk account by their number (display id) or by their contact\'s name, email, phone number or identifier (case-insensitive substring).',
+      "Find conversations of one help-desk account by their number (display id) or by their contact's name, email, phone number or identifier (case-insensitive substring).",
       'Only conversations of inboxes you may access are returned. Optional `since`/`until` (Unix seconds, inclusive) bound the last activity. Newest first; each result carries its latest message.',
       PAGING,
       DATA_NOTE,
@@ -86,8 +86,9 @@ const ANNOTATIONS = { readOnlyHint: true, idempotentHint: true, destructiveHint:
 
 /** zod → draft-7 JSON Schema without `$schema` (clients validate with the draft they default to). */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-7' });
-  return rest as Tool['inputSchema'];
+  const generated: Record<string, unknown> = z.toJSONSchema(schema, { io, target: 'draft-7' });
+  delete generated.$schema;
+  return generated as Tool['inputSchema'];
 }
 
 /** The MCP `Tool` descriptions, built once. */
@@ -96,7 +97,7 @@ export const TOOLS: Tool[] = toolDefs.map((def) => ({
   title: def.title,
   description: def.description,
   inputSchema: jsonSchema(paramsSchemas[def.op].extend({ account_id: accountIdSchema }), 'input'),
-  outputSchema: jsonSchema(envelopeSchemas[def.op], 'output') as Tool['outputSchema'],
+  outputSchema: jsonSchema(envelopeSchemas[def.op], 'output'),
   annotations: { title: def.title, ...ANNOTATIONS },
 }));
 
