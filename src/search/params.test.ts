@@ -31,6 +31,10 @@ describe('q (contract §3)', () => {
   it('must not contain NUL', () => {
     expect(fail(() => parseParams('contacts', { q: 'a\u0000b' })).message).toBe('q must not contain NUL characters');
   });
+  it('must be well-formed Unicode', () => {
+    expect(fail(() => parseParams('contacts', { q: 'a\ud83d' })).message).toBe('q must be valid Unicode text');
+    expect(parseParams('contacts', { q: 'a😀' }).q).toBe('a😀');
+  });
   it('must be a string', () => {
     expect(fail(() => parseParams('contacts', { q: 5 })).message).toBe('q must be a string');
     expect(fail(() => parseParams('contacts', { q: ['a'] })).message).toBe('q must be a string');

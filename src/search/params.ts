@@ -11,6 +11,9 @@ export const MAX_Q_LENGTH = 500;
 /** 9999-12-31T23:59:59Z: larger values cannot be a timestamp in Postgres. */
 const MAX_UNIX_SECONDS = 253_402_300_799;
 
+/** Half of a UTF-16 surrogate pair: not text, and not representable in the database. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 const PAGE_MESSAGE = `page must be an integer between 1 and ${MAX_PAGE}`;
 
 const qSchema = z
@@ -19,6 +22,7 @@ const qSchema = z
   .min(1, { error: 'q must not be blank' })
   .max(MAX_Q_LENGTH, { error: `q must be at most ${MAX_Q_LENGTH} characters` })
   .refine((s) => !s.includes('\u0000'), { error: 'q must not contain NUL characters' })
+  .refine((s) => !LONE_SURROGATE.test(s), { error: 'q must be valid Unicode text' })
   .describe('Search text, 1–500 characters. Matched literally: % _ and \\ are ordinary characters.');
 
 /** An integer schema whose every violation reports the same contract message. */
