@@ -4,6 +4,7 @@
  * bot token refuses to start) and again on every call, so a revoked token stops working at once.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { App } from '../app.js';
 import type { Caller } from '../auth/access.js';
 import { ConfigError } from '../config.js';
@@ -28,6 +29,35 @@ export interface RunningStdio {
   /** Resolves when the client closes stdin or the server is closed. */
   closed: Promise<void>;
   close(): Promise<void>;
+}
+
+const DRAIN_TIMEOUT_MS = 10_000;
+
+/** Counts requests read from the transport and not yet answered. */
+function trackInFlight(transport: StdioServerTransport): { drained(timeoutMs: number): Promise<void> } {
+  let pending = 0;
+  let onIdle: (() => void) | undefined;
+  const receive = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if ('method' in message && 'id' in message) pending += 1;
+    receive?.(message);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message: JSONRPCMessage) => {
+    await send(message);
+    if (('result' in message || 'error' in message) && pending > 0 && (pending -= 1) === 0) onIdle?.();
+  };
+  return {
+    drained: (timeoutMs) =>
+      new Promise<void>((resolve) => {
+        if (pending === 0) return resolve();
+        const timer = setTimeout(resolve, timeoutMs);
+        onIdle = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      }),
+  };
 }
 
 const UNAUTHORIZED = new Set(['missing_token', 'invalid_token', 'bot_token']);
@@ -71,9 +101,11 @@ export async function startStdioServer(opts: StdioOptions): Promise<RunningStdio
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   server.onclose = () => resolveClosed();
   server.onerror = (err) => logger.warn({ event: 'mcp_transport_error', message: err.message }, 'stdio transport error');
-  // The SDK transport does not notice the client going away; stdin ending means exactly that.
-  stdin.once('end', () => resolveClosed());
   await server.connect(transport);
+  const inFlight = trackInFlight(transport);
+  // The SDK transport does not notice the client going away; stdin ending means exactly that.
+  // Requests already read are still answered (`echo … | searchdesk` gets its answers).
+  stdin.once('end', () => void inFlight.drained(DRAIN_TIMEOUT_MS).then(resolveClosed));
   logger.info({ event: 'stdio_ready' }, 'MCP server ready on stdio');
   return { closed, close: () => server.close() };
 }
