@@ -1,0 +1,231 @@
+/**
+ * Drives the built CLI (`node dist/cli.js`) as a child process: one-shot runs, an HTTP server on an
+ * ephemeral port, MCP clients over stdio and Streamable HTTP, raw HTTP requests (any Host/Origin),
+ * and a TCP proxy in front of Postgres that a test can cut and restore.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const CLI = join(ROOT, 'dist', 'cli.js');
+
+function newestMtime(dir: string): number {
+  return Math.max(
+    0,
+    ...readdirSync(dir, { withFileTypes: true }).map((e) =>
+      e.isDirectory() ? newestMtime(join(dir, e.name)) : e.name.endsWith('.ts') ? statSync(join(dir, e.name)).mtimeMs : 0,
+    ),
+  );
+}
+
+/** Fails early with a clear message when the built CLI is missing or older than src/. */
+export function assertBuilt(): void {
+  let built = 0;
+  try {
+    built = statSync(CLI).mtimeMs;
+  } catch {
+    throw new Error('dist/cli.js is missing: run `npm run build` (or `npm test`, which builds first)');
+  }
+  if (newestMtime(join(ROOT, 'src')) > built) throw new Error('dist/ is older than src/: run `npm run build` first');
+}
+
+/** A clean environment for the child: nothing inherited but PATH and HOME, logs at info. */
+export function cliEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info' };
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI to completion, feeding `input` (if any) on stdin and closing it. */
+export function runCli(args: string[], env: Record<string, string>, input?: string, timeoutMs = 20_000): Promise<RunResult> {
+  assertBuilt();
+  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  return collect(child, input, timeoutMs);
+}
+
+function collect(child: ChildProcess, input: string | undefined, timeoutMs: number): Promise<RunResult> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  if (input !== undefined) child.stdin?.end(input);
+  else child.stdin?.end();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`CLI did not exit within ${timeoutMs} ms; stderr:\n${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      // Let the pipes drain before resolving.
+      setImmediate(() => resolve({ code, signal, stdout, stderr }));
+    });
+  });
+}
+
+/** Parses pino JSON lines (non-JSON lines are kept as `{ raw }`). */
+export function logLines(stderr: string): Array<Record<string, unknown>> {
+  return stderr
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      try {
+        return JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        return { raw: line };
+      }
+    });
+}
+
+export interface HttpProcess {
+  url: string;
+  child: ChildProcess;
+  stderr: () => string;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `searchdesk serve --http --port 0` and waits for its `listening` log line. */
+export function startHttp(env: Record<string, string>, extraArgs: string[] = []): Promise<HttpProcess> {
+  assertBuilt();
+  const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0', ...extraArgs], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start; stderr:\n${stderr}`)), 15_000);
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      const listening = logLines(stderr).find((l) => l.event === 'listening');
+      if (typeof listening?.url === 'string') {
+        clearTimeout(timer);
+        resolve({
+          url: listening.url,
+          child,
+          stderr: () => stderr,
+          stop: () => {
+            if (child.exitCode === null) child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    });
+    void exited.then((code) => reject(new Error(`server exited with ${code}; stderr:\n${stderr}`)));
+  });
+}
+
+export interface StdioSession {
+  client: Client;
+  stderr: () => string;
+  close(): Promise<void>;
+}
+
+/** An SDK client talking to `searchdesk` (stdio is the default command) as a child process. */
+export async function connectStdio(env: Record<string, string>): Promise<StdioSession> {
+  assertBuilt();
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI], env, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const client = new Client({ name: 'searchdesk-test', version: '0.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr, close: () => client.close() };
+}
+
+/** An SDK client over Streamable HTTP, authenticated with `api_access_token`. */
+export async function connectHttpMcp(baseUrl: string, headers: Record<string, string>): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers } });
+  const client = new Client({ name: 'searchdesk-test', version: '0.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** An HTTP request with full control of headers (fetch forbids setting Host). */
+export function rawRequest(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string | number>; body?: string | Buffer } = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+/** A TCP proxy to Postgres; `cut()` makes Postgres unreachable (existing connections die), `restore()` brings it back. */
+export class TcpProxy {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
+
+  /** Listens (again) on the same port. */
+  async restore(): Promise<void> {
+    const server = createServer((inbound) => {
+      const outbound = connect(this.targetPort, this.targetHost);
+      for (const s of [inbound, outbound]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => s.destroy());
+      }
+      inbound.pipe(outbound).pipe(inbound);
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    this.port = (server.address() as { port: number }).port;
+    this.server = server;
+  }
+
+  async cut(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    const server = this.server;
+    this.server = undefined;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** `url` with host and port replaced by the proxy's. */
+  proxied(url: string): string {
+    const u = new URL(url);
+    u.hostname = '127.0.0.1';
+    u.port = String(this.port);
+    return u.toString();
+  }
+}
+
+/** A TCP port nothing listens on (bound, read, released). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -1,0 +1,156 @@
+/**
+ * The built CLI over stdio: what a desktop MCP client sees. Start-up refusals, a clean stdout,
+ * structured results validated by the SDK client, the context budget set by env, and a Postgres
+ * outage (a TCP proxy cut in front of the real server) that the process survives.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createTestDatabase, type TestDatabase } from './helpers/db.js';
+import { Fixture } from './helpers/fixtures.js';
+import { cliEnv, connectStdio, logLines, runCli, TcpProxy, type StdioSession } from './helpers/spawn.js';
+
+let t: TestDatabase;
+const f = {} as { account: number; admin: string; bot: string; long: number };
+const sessions: StdioSession[] = [];
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const fx = new Fixture(t.admin);
+  f.account = await fx.account({ advancedSearch: true });
+  const admin = await fx.user();
+  await fx.member(f.account, admin, 'administrator');
+  f.admin = await fx.token(admin);
+  f.bot = await fx.token(admin, 'AgentBot');
+  const conv = await fx.conversation(f.account, await fx.inbox(f.account), {
+    contact_id: await fx.contact(f.account, { name: 'Stdio Sam' }),
+  });
+  await fx.message(conv, { content: 'stdio hello there' });
+  f.long = await fx.message(conv, { content: `stdio ${'very long text '.repeat(1_000)}` });
+});
+
+afterAll(async () => {
+  await Promise.all(sessions.map((s) => s.close()));
+  await t.drop();
+});
+
+async function session(extra: Record<string, string> = {}): Promise<StdioSession> {
+  const s = await connectStdio(cliEnv({ DATABASE_URL: t.url, SEARCHDESK_ACCESS_TOKEN: f.admin, ...extra }));
+  sessions.push(s);
+  await s.client.listTools();
+  return s;
+}
+
+const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
+
+describe('stdio: start-up (contract §2 table)', () => {
+  const cases: Array<[string, string | undefined, RegExp]> = [
+    ['no token', undefined, /^searchdesk: SEARCHDESK_ACCESS_TOKEN is not set/],
+    ['an unknown token', 'nope', /^searchdesk: SEARCHDESK_ACCESS_TOKEN is not accepted: Invalid Access Token$/],
+    [
+      'a bot token',
+      'BOT',
+      /^searchdesk: SEARCHDESK_ACCESS_TOKEN is not accepted: Access to this endpoint is not authorized for bots$/,
+    ],
+  ];
+  for (const [name, token, message] of cases) {
+    it(`refuses to start with ${name}: one line on stderr, exit code 2, nothing on stdout`, async () => {
+      const r = await runCli([], cliEnv({ DATABASE_URL: t.url, SEARCHDESK_ACCESS_TOKEN: token === 'BOT' ? f.bot : token }));
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(message);
+      if (token === 'BOT') expect(r.stderr).not.toContain(f.bot);
+    });
+  }
+});
+
+describe('stdio: protocol', () => {
+  it('writes nothing but JSON-RPC on stdout and exits 0 when stdin closes', async () => {
+    const messages = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_contacts', arguments: { q: 'Sam' } } },
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'search_contacts', arguments: { q: '' } } },
+    ];
+    // Keep stdin open until the last answer could have been written: the client closing stdin ends the server.
+    const input = messages.map((m) => JSON.stringify(m)).join('\n') + '\n';
+    const r = await runCli(['serve', '--stdio'], cliEnv({ DATABASE_URL: t.url, SEARCHDESK_ACCESS_TOKEN: f.admin }), input);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n').filter(Boolean);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    expect(lines.map((l) => (JSON.parse(l) as { id?: number }).id)).toEqual([1, 2, 3, 4]);
+    const answer = JSON.parse(lines[2] as string) as { result: CallToolResult };
+    expect(answer.result.structuredContent).toMatchObject({ payload: { contacts: [{ name: 'Stdio Sam' }] } });
+    expect(JSON.parse(lines[3] as string)).toMatchObject({
+      result: { isError: true, content: [{ text: 'q must not be blank' }] },
+    });
+    expect(r.stderr).not.toContain(f.admin);
+    expect(logLines(r.stderr).filter((l) => l.event === 'tool_call')).toHaveLength(2);
+  });
+
+  it('answers tools/list and tools/call through the SDK client, which validates structuredContent', async () => {
+    const { client } = await session();
+    const { tools } = await client.listTools();
+    expect(tools).toHaveLength(5);
+    const r = (await client.callTool({ name: 'search_messages', arguments: { q: 'stdio hello' } })) as CallToolResult;
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ payload: { messages: [{ content: 'stdio hello there' }] } });
+    expect(r._meta).toEqual({ page: 1, per_page: 15, has_more: { messages: false }, engine: 'postgres' });
+    expect(JSON.parse(text(r))).toEqual(r.structuredContent);
+  });
+
+  it('applies SEARCHDESK_MAX_RESULT_CHARS: long content ends with "…", rows are kept', async () => {
+    const { client } = await session({ SEARCHDESK_MAX_RESULT_CHARS: '2000' });
+    const r = (await client.callTool({ name: 'search_messages', arguments: { q: 'stdio' } })) as CallToolResult;
+    expect(r._meta).toMatchObject({ truncated: true });
+    expect(text(r).length).toBeLessThanOrEqual(2_000);
+    const messages = (r.structuredContent as { payload: { messages: Array<{ id: number; content: string }> } }).payload.messages;
+    expect(messages).toHaveLength(2);
+    expect(messages.find((m) => m.id === f.long)?.content.endsWith('…')).toBe(true);
+  });
+});
+
+describe('stdio: Postgres outage (contract §8)', () => {
+  it('answers "Search backend unavailable" as a tool error, keeps running, and recovers', async () => {
+    const target = new URL(t.url);
+    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+    await proxy.restore();
+    const { client, stderr } = await session({ DATABASE_URL: proxy.proxied(t.url) });
+    const ok = await client.callTool({ name: 'search_contacts', arguments: { q: 'Sam' } });
+    expect(ok.isError).toBeFalsy();
+
+    await proxy.cut();
+    const down = (await client.callTool({ name: 'search_contacts', arguments: { q: 'Sam' } })) as CallToolResult;
+    expect(down.isError).toBe(true);
+    expect(text(down)).toBe('Search backend unavailable');
+
+    await proxy.restore();
+    const back = (await client.callTool({ name: 'search_contacts', arguments: { q: 'Sam' } })) as CallToolResult;
+    expect(back.isError).toBeFalsy();
+    expect(back.structuredContent).toMatchObject({ payload: { contacts: [{ name: 'Stdio Sam' }] } });
+    expect(stderr()).not.toMatch(/SELECT|password/i);
+    await proxy.cut();
+  });
+
+  it('starts while Postgres is down and answers once it is back', async () => {
+    const target = new URL(t.url);
+    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+    await proxy.restore();
+    const url = proxy.proxied(t.url);
+    await proxy.cut();
+    const { client } = await session({ DATABASE_URL: url });
+    const down = (await client.callTool({ name: 'search_contacts', arguments: { q: 'Sam' } })) as CallToolResult;
+    expect(text(down)).toBe('Search backend unavailable');
+    await proxy.restore();
+    const back = (await client.callTool({ name: 'search_contacts', arguments: { q: 'Sam' } })) as CallToolResult;
+    expect(back.isError).toBeFalsy();
+    await proxy.cut();
+  });
+});

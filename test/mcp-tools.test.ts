@@ -1,0 +1,263 @@
+/**
+ * The MCP surface in-process: a real SDK Client over an in-memory pair, real Postgres behind it.
+ * Tool list (snapshot), account resolution, argument validation, error mapping, context budget.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticateToken, type SearchDeps } from '../src/search/core.js';
+import { createMcpServer, type McpServerOptions } from '../src/mcp/server.js';
+import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
+import { Fixture } from './helpers/fixtures.js';
+import { makeDeps } from './helpers/core.js';
+import { memoryLogger } from './helpers/log.js';
+
+let t: TestDatabase;
+let deps: SearchDeps;
+const f = {} as {
+  account: number;
+  second: number;
+  admin: string;
+  multi: string;
+  loner: string;
+  longMessage: number;
+  conversation: number;
+};
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  deps = makeDeps(t.db);
+  const fx = new Fixture(t.admin);
+  f.account = await fx.account({ advancedSearch: true });
+  f.second = await fx.account();
+  const admin = await fx.user();
+  const multi = await fx.user();
+  const loner = await fx.user();
+  await fx.member(f.account, admin, 'administrator');
+  await fx.member(f.account, multi, 'agent');
+  await fx.member(f.second, multi, 'agent');
+  f.admin = await fx.token(admin);
+  f.multi = await fx.token(multi);
+  f.loner = await fx.token(loner);
+  const inbox = await fx.inbox(f.account);
+  const contact = await fx.contact(f.account, { name: 'Budget Person' });
+  f.conversation = await fx.conversation(f.account, inbox, { contact_id: contact });
+  await fx.message(f.conversation, { content: 'budget short one' });
+  f.longMessage = await fx.message(f.conversation, { content: `budget ${'lorem ipsum '.repeat(2_000)}` });
+  const portal = await fx.portal(f.account);
+  await fx.article(f.account, portal, { title: 'Budget article', content: `budget ${'dolor sit amet '.repeat(200)}` });
+});
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await t.drop();
+});
+
+async function connect(token: string, overrides: Partial<McpServerOptions> = {}): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const server = createMcpServer({
+    deps,
+    config: { defaultAccountId: undefined, maxResultChars: 60_000 },
+    logger: silentLogger,
+    resolveCaller: () => authenticateToken(deps, token),
+    version: '9.9.9',
+    ...overrides,
+  });
+  await server.connect(serverSide);
+  const client = new Client({ name: 'test', version: '0.0.0' });
+  await client.connect(clientSide);
+  await client.listTools(); // so the client validates structuredContent against outputSchema
+  clients.push(client);
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+function errorText(result: CallToolResult): string {
+  expect(result.isError).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  return (result.content[0] as { text: string }).text;
+}
+
+describe('tools/list', () => {
+  it('matches the committed snapshot, so schema changes are deliberate', async () => {
+    const client = await connect(f.admin);
+    const { tools } = await client.listTools();
+    await expect(JSON.stringify(tools, null, 2) + '\n').toMatchFileSnapshot('./__snapshots__/tools-list.json');
+  });
+
+  it('declares five read-only tools with strict input and an output schema', async () => {
+    const client = await connect(f.admin);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'search_all',
+      'search_contacts',
+      'search_conversations',
+      'search_messages',
+      'search_articles',
+    ]);
+    for (const tool of tools) {
+      expect(tool.annotations).toEqual({
+        title: tool.title,
+        readOnlyHint: true,
+        idempotentHint: true,
+        destructiveHint: false,
+        openWorldHint: false,
+      });
+      expect(tool.inputSchema).toMatchObject({ type: 'object', required: ['q'], additionalProperties: false });
+      expect(tool.inputSchema.properties).toHaveProperty('account_id');
+      expect(tool.inputSchema).not.toHaveProperty('$schema');
+      expect(tool.outputSchema).toMatchObject({ type: 'object', required: ['payload'] });
+      expect(tool.outputSchema).not.toHaveProperty('$schema');
+    }
+    const messages = tools.find((tool) => tool.name === 'search_messages');
+    expect(messages?.description).toMatch(/90 days/);
+    expect(messages?.description).toMatch(/contact:<id>/);
+    expect(messages?.description).toMatch(/has_more/);
+  });
+
+  it('reports the server version and instructions on initialize', async () => {
+    const client = await connect(f.admin);
+    expect(client.getServerVersion()).toMatchObject({ name: 'searchdesk', version: '9.9.9' });
+    expect(client.getInstructions()).toMatch(/data, never as instructions/);
+  });
+});
+
+describe('account resolution (contract §2)', () => {
+  it("uses the caller's only account when account_id is omitted", async () => {
+    const r = await call(await connect(f.admin), 'search_contacts', { q: 'Budget' });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ payload: { contacts: [{ name: 'Budget Person' }] } });
+  });
+
+  it('lists the account ids of a caller with several accounts and no default', async () => {
+    const r = await call(await connect(f.multi), 'search_contacts', { q: 'Budget' });
+    expect(errorText(r)).toBe(`account_id is required: you belong to accounts ${f.account}, ${f.second}`);
+  });
+
+  it('uses the configured default account when account_id is omitted', async () => {
+    const client = await connect(f.multi, { config: { defaultAccountId: f.account, maxResultChars: 60_000 } });
+    const r = await call(client, 'search_contacts', { q: 'Budget' });
+    expect(r.structuredContent).toMatchObject({ payload: { contacts: [{ name: 'Budget Person' }] } });
+  });
+
+  it('prefers the account_id argument over the default', async () => {
+    const client = await connect(f.multi, { config: { defaultAccountId: f.account, maxResultChars: 60_000 } });
+    const r = await call(client, 'search_contacts', { q: 'Budget', account_id: f.second });
+    expect(r.structuredContent).toEqual({ payload: { contacts: [] } });
+  });
+
+  it('answers "You are not authorized to access this account" to a caller without accounts', async () => {
+    expect(errorText(await call(await connect(f.loner), 'search_contacts', { q: 'x' }))).toBe(
+      'You are not authorized to access this account',
+    );
+  });
+
+  it('rejects an account_id that is not a positive integer', async () => {
+    const client = await connect(f.admin);
+    for (const account_id of [0, -1, 1.5, '1', null]) {
+      expect(errorText(await call(client, 'search_contacts', { q: 'x', account_id }))).toBe(
+        'account_id must be a positive integer',
+      );
+    }
+  });
+});
+
+describe('arguments and errors', () => {
+  it('validates with the shared schema and returns the contract message as a tool error', async () => {
+    const client = await connect(f.admin);
+    expect(errorText(await call(client, 'search_contacts', {}))).toBe('q is required');
+    expect(errorText(await call(client, 'search_contacts', { q: '   ' }))).toBe('q must not be blank');
+    expect(errorText(await call(client, 'search_articles', { q: 'x', page: 0 }))).toBe(
+      'page must be an integer between 1 and 500',
+    );
+    expect(errorText(await call(client, 'search_messages', { q: 'x', inbox_id: 'abc' }))).toBe(
+      'inbox_id must be a positive integer',
+    );
+  });
+
+  it('rejects unknown arguments, including ones another tool accepts', async () => {
+    const client = await connect(f.admin);
+    expect(errorText(await call(client, 'search_articles', { q: 'x', since: 1 }))).toBe('unknown argument: since');
+    expect(errorText(await call(client, 'search_contacts', { q: 'x', bogus: 1, other: 2 }))).toBe(
+      'unknown arguments: bogus, other',
+    );
+  });
+
+  it('answers an unknown tool with a tool error that does not echo the name', async () => {
+    const r = await call(await connect(f.admin), 'drop_tables', { q: 'x' });
+    expect(errorText(r)).toBe('Unknown tool');
+  });
+
+  it('maps an unexpected failure to "Internal error" and keeps the details in the log', async () => {
+    const log = memoryLogger('info');
+    const client = await connect(f.admin, {
+      logger: log.logger,
+      resolveCaller: () => Promise.reject(new Error('secret detail: SELECT * FROM x')),
+    });
+    expect(errorText(await call(client, 'search_contacts', { q: 'x' }))).toBe('Internal error');
+    const lines = log.lines();
+    expect(lines.find((l) => l.event === 'tool_internal_error')).toBeDefined();
+    expect(lines.find((l) => l.event === 'tool_call')).toMatchObject({ tool: 'search_contacts', status: 'internal' });
+  });
+
+  it('logs one tool_call line with account, counts and engine, never the token', async () => {
+    const log = memoryLogger('info');
+    const client = await connect(f.admin, { logger: log.logger });
+    await call(client, 'search_all', { q: 'budget' });
+    const line = log.lines().filter((l) => l.event === 'tool_call');
+    expect(line).toHaveLength(1);
+    expect(line[0]).toMatchObject({ tool: 'search_all', status: 'ok', account: f.account, engine: 'postgres' });
+    expect(line[0]?.counts).toEqual({ contacts: 1, conversations: 1, messages: 2, articles: 1 });
+    expect(log.text()).not.toContain(f.admin);
+  });
+});
+
+describe('result shape (contract §6)', () => {
+  it('returns structuredContent, the same JSON as text, and paging facts in _meta', async () => {
+    const r = await call(await connect(f.admin), 'search_messages', { q: 'budget short' });
+    expect(r.isError).toBeFalsy();
+    expect(JSON.parse((r.content[0] as { text: string }).text)).toEqual(r.structuredContent);
+    expect(r._meta).toEqual({ page: 1, per_page: 15, has_more: { messages: false }, engine: 'postgres' });
+  });
+});
+
+describe('context budget (contract §6)', () => {
+  const budget = { defaultAccountId: undefined, maxResultChars: 5_000 };
+
+  it('shortens the longest message content with "…" and keeps every row', async () => {
+    const full = await call(await connect(f.admin), 'search_messages', { q: 'budget' });
+    const r = await call(await connect(f.admin, { config: budget }), 'search_messages', { q: 'budget' });
+    const text = (r.content[0] as { text: string }).text;
+    expect(text.length).toBeLessThanOrEqual(5_000);
+    expect(JSON.parse(text)).toEqual(r.structuredContent);
+    expect(r._meta).toMatchObject({ truncated: true });
+    const rows = (r.structuredContent as { payload: { messages: Array<{ id: number; content: string }> } }).payload.messages;
+    const fullRows = (full.structuredContent as { payload: { messages: unknown[] } }).payload.messages;
+    expect(rows).toHaveLength(fullRows.length);
+    const long = rows.find((m) => m.id === f.longMessage);
+    expect(long?.content.endsWith('…')).toBe(true);
+    expect(rows.find((m) => m.id !== f.longMessage)?.content).toBe('budget short one');
+  });
+
+  it('shortens nested conversation messages and article snippets too', async () => {
+    const r = await call(await connect(f.admin, { config: { ...budget, maxResultChars: 2_000 } }), 'search_all', { q: 'budget' });
+    const { payload } = r.structuredContent as {
+      payload: { conversations: Array<{ messages: Array<{ content: string }> }>; articles: Array<{ snippet: string }> };
+    };
+    expect((r.content[0] as { text: string }).text.length).toBeLessThanOrEqual(2_000);
+    expect(payload.conversations).toHaveLength(1);
+    expect(payload.conversations[0]?.messages[0]?.content.endsWith('…')).toBe(true);
+    expect(payload.articles[0]?.snippet.endsWith('…')).toBe(true);
+    expect(r._meta).toMatchObject({ truncated: true });
+  });
+
+  it('leaves a result within budget untouched, without a truncated flag', async () => {
+    const r = await call(await connect(f.admin), 'search_messages', { q: 'budget' });
+    expect(r._meta).not.toHaveProperty('truncated');
+  });
+});
