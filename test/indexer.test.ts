@@ -1,35 +1,85 @@
-/** The indexer against real Postgres and Elasticsearch: build, sync, reconcile, resume, swap. */
+/** The indexer against real Postgres and Elasticsearch / OpenSearch: build, sync, reconcile, resume, swap. */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createElasticsearchStore } from '../src/indexer/elasticsearch.js';
+import { createOpenSearchStore } from '../src/indexer/opensearch.js';
 import { buildIndex, runIndex, type IndexerDeps } from '../src/indexer/indexer.js';
 import { silentProgress } from '../src/indexer/progress.js';
 import { currentWatermark } from '../src/indexer/source.js';
 import type { IndexStore } from '../src/indexer/store.js';
 import { createElasticsearchClient, createElasticsearchEngine } from '../src/search/engines/elasticsearch.js';
+import type { MessageEngine } from '../src/search/engines/engine.js';
+import { createOpenSearchClient, createOpenSearchEngine } from '../src/search/engines/opensearch.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 import { esUrl, hasEs } from './helpers/es.js';
 import { Fixture } from './helpers/fixtures.js';
+import { hasOs, osUrl } from './helpers/opensearch.js';
 import { makeDeps, search } from './helpers/core.js';
 
-let t: TestDatabase;
-let fx: Fixture;
-let store: IndexStore;
-let deps: IndexerDeps;
-let token: string;
-let account: number;
-let conv: number;
-const alias = `sd_idx_${randomBytes(5).toString('hex')}`;
-const client = hasEs ? createElasticsearchClient(esUrl, 30_000) : undefined;
-
-async function searchableCount(): Promise<number> {
-  const r = await fx.sql('SELECT count(*)::int AS n FROM messages WHERE message_type IN (0, 1)');
-  return r.rows[0].n as number;
-}
 const bump = "updated_at = now() AT TIME ZONE 'UTC'";
 
-describe.skipIf(!hasEs)('indexer (Elasticsearch)', () => {
+/** A search engine the indexer writes to, opened: its store, a plain-index creator and a search engine. */
+interface OpenBackend {
+  store: IndexStore;
+  createPlainIndex: (name: string) => Promise<unknown>;
+  engine: (index: string) => MessageEngine;
+  close: () => Promise<void>;
+}
+
+interface Backend {
+  name: 'elasticsearch' | 'opensearch';
+  skip: boolean;
+  open: () => OpenBackend;
+}
+
+const backends: Backend[] = [
+  {
+    name: 'elasticsearch',
+    skip: !hasEs,
+    open: () => {
+      const client = createElasticsearchClient(esUrl, 30_000);
+      return {
+        store: createElasticsearchStore(client),
+        createPlainIndex: (index) => client.indices.create({ index }),
+        engine: (index) => createElasticsearchEngine({ url: esUrl, index, timeoutMs: 10_000 }),
+        close: () => client.close(),
+      };
+    },
+  },
+  {
+    name: 'opensearch',
+    skip: !hasOs,
+    open: () => {
+      const client = createOpenSearchClient(osUrl, 30_000);
+      return {
+        store: createOpenSearchStore(client),
+        createPlainIndex: (index) => client.indices.create({ index }),
+        engine: (index) => createOpenSearchEngine({ url: osUrl, index, timeoutMs: 10_000 }),
+        close: () => client.close(),
+      };
+    },
+  },
+];
+
+describe.each(backends)('indexer ($name)', ({ name, skip, open }) => {
+  let t: TestDatabase;
+  let fx: Fixture;
+  let store: IndexStore;
+  let deps: IndexerDeps;
+  let token: string;
+  let account: number;
+  let conv: number;
+  let backend: OpenBackend;
+  const alias = `sd_idx_${randomBytes(5).toString('hex')}`;
+
+  async function searchableCount(): Promise<number> {
+    const r = await fx.sql('SELECT count(*)::int AS n FROM messages WHERE message_type IN (0, 1)');
+    return r.rows[0].n as number;
+  }
+
   beforeAll(async () => {
+    if (skip) return;
+    backend = open();
     t = await createTestDatabase();
     fx = new Fixture(t.admin);
     account = await fx.account({ advancedSearch: true });
@@ -40,24 +90,29 @@ describe.skipIf(!hasEs)('indexer (Elasticsearch)', () => {
     for (let i = 0; i < 45; i++) await fx.message(conv, { content: `indexed message ${i} alpha`, message_type: i % 2 });
     await fx.message(conv, { content: 'alpha activity never indexed', message_type: 2 });
     await fx.message(conv, { content: 'alpha template never indexed', message_type: 3 });
-    store = createElasticsearchStore(client!);
+    store = backend.store;
     deps = { db: t.db, store, alias, logger: silentLogger, progress: silentProgress, batchSize: 10 };
   });
 
   afterAll(async () => {
+    if (skip) return;
     for (const index of await store.listIndices(`${alias}_`)) await store.deleteIndex(index);
-    await client?.close();
+    await backend.close();
     await t.drop();
   });
 
   const searchIds = async (q: string) => {
-    const engine = createElasticsearchEngine({ url: esUrl, index: alias, timeoutMs: 10_000 });
-    const r = await search(makeDeps(t.db, { primary: engine }), token, account, 'messages', { q });
-    expect(r.meta.engine).toBe('elasticsearch');
-    return r.payload.messages?.map((m) => m.id) ?? [];
+    const engine = backend.engine(alias);
+    try {
+      const r = await search(makeDeps(t.db, { primary: engine }), token, account, 'messages', { q });
+      expect(r.meta.engine).toBe(name);
+      return r.payload.messages?.map((m) => m.id) ?? [];
+    } finally {
+      await engine.close();
+    }
   };
 
-  it('builds the index behind an alias with exactly the searchable messages', async () => {
+  it.skipIf(skip)('builds the index behind an alias with exactly the searchable messages', async () => {
     const r = await runIndex(deps);
     expect(r.indexed).toBe(45);
     expect(r.docsPerSecond).toBeGreaterThan(0);
@@ -67,12 +122,12 @@ describe.skipIf(!hasEs)('indexer (Elasticsearch)', () => {
     expect(await searchIds('never')).toEqual([]);
   });
 
-  it('changes nothing when run again', async () => {
+  it.skipIf(skip)('changes nothing when run again', async () => {
     const r = await runIndex(deps);
     expect({ indexed: r.indexed, deleted: r.deleted }).toEqual({ indexed: 0, deleted: 0 });
   });
 
-  it('picks up new, edited, re-typed and deleted messages', async () => {
+  it.skipIf(skip)('picks up new, edited, re-typed and deleted messages', async () => {
     const fresh = await fx.message(conv, { content: 'brandnew message', created_at: Math.floor(Date.now() / 1000) });
     // As the help desk does: updated_at is the time of the write.
     await fx.sql(`UPDATE messages SET ${bump} WHERE id = $1`, [fresh]);
@@ -92,7 +147,7 @@ describe.skipIf(!hasEs)('indexer (Elasticsearch)', () => {
     expect({ indexed: second.indexed, deleted: second.deleted }).toEqual({ indexed: 0, deleted: 0 });
   });
 
-  it('resumes an interrupted build after its last copied id', async () => {
+  it.skipIf(skip)('resumes an interrupted build after its last copied id', async () => {
     const ids = (await fx.sql('SELECT id FROM messages WHERE message_type IN (0,1) ORDER BY id')).rows.map((r) => Number(r.id));
     const cut = ids[20]!;
     const interrupted = `${alias}_00000000000000001`;
@@ -110,7 +165,7 @@ describe.skipIf(!hasEs)('indexer (Elasticsearch)', () => {
     expect(await store.count(alias)).toBe(ids.length);
   });
 
-  it('keeps search answering while a rebuild swaps the alias', async () => {
+  it.skipIf(skip)('keeps search answering while a rebuild swaps the alias', async () => {
     const before = await store.resolveAlias(alias);
     let stop = false;
     const answers: number[] = [];
@@ -127,9 +182,9 @@ describe.skipIf(!hasEs)('indexer (Elasticsearch)', () => {
     expect(await store.listIndices(`${alias}_`)).toEqual([r.index]);
   });
 
-  it('refuses to manage an alias name that is a plain index', async () => {
+  it.skipIf(skip)('refuses to manage an alias name that is a plain index', async () => {
     const plain = `${alias}plain`;
-    await client!.indices.create({ index: plain });
+    await backend.createPlainIndex(plain);
     await expect(runIndex({ ...deps, alias: plain })).rejects.toThrow(/is an index, not an alias/);
     await store.deleteIndex(plain);
   });

@@ -1,6 +1,7 @@
 /**
  * The message rules (interface §4.4, contract §4.2) as one table, run once per engine:
- * Postgres always, Elasticsearch when configured (REQUIRE_ES=1 makes it mandatory).
+ * Postgres always, Elasticsearch and OpenSearch when configured (REQUIRE_ES=1 / REQUIRE_OPENSEARCH=1
+ * make them mandatory).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchDeps } from '../src/search/core.js';
@@ -10,6 +11,7 @@ import { messageRecordSchema } from '../src/search/records.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { createTestIndex, hasEs, type TestIndex } from './helpers/es.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
+import { createOpenSearchTestIndex, hasOs } from './helpers/opensearch.js';
 import { makeDeps, search } from './helpers/core.js';
 
 const NOW = Math.floor(Date.now() / 1000);
@@ -17,6 +19,7 @@ const clock = () => NOW * 1000;
 
 let t: TestDatabase;
 let esIndex: TestIndex | undefined;
+let osIndex: TestIndex | undefined;
 const m: Record<string, number> = {};
 const f = {} as {
   account: number;
@@ -99,6 +102,7 @@ beforeAll(async () => {
   m.noFlag = await fx.message(nc, { content: 'zebra without the flag', created_at: NOW - 1 * DAY });
 
   if (hasEs) esIndex = await createTestIndex(t.db);
+  if (hasOs) osIndex = await createOpenSearchTestIndex(t.db);
   // Changes after indexing: the index is now stale, Postgres is the truth.
   await fx.sql('DELETE FROM messages WHERE id = $1', [m.ghost]);
   await fx.sql('UPDATE messages SET inbox_id = $1 WHERE id = $2', [f.inbox3, m.moved]);
@@ -107,6 +111,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await esIndex?.drop();
+  await osIndex?.drop();
   await t.drop();
 });
 
@@ -225,6 +230,7 @@ const cases = (): Case[] => [
 const engines: Array<{ name: string; skip: boolean; make: () => MessageEngine | undefined }> = [
   { name: 'postgres', skip: false, make: () => undefined },
   { name: 'elasticsearch', skip: !hasEs, make: () => esIndex?.engine },
+  { name: 'opensearch', skip: !hasOs, make: () => osIndex?.engine },
 ];
 
 const nameOf = (id: number) => Object.keys(m).find((k) => m[k] === id) ?? `#${id}`;
