@@ -8,7 +8,6 @@ import type { Db } from './db/db.js';
 import { createPgDb } from './db/pg.js';
 import type { Logger } from './logger.js';
 import type { SearchDeps } from './search/core.js';
-import { createElasticsearchEngine } from './search/engines/elasticsearch.js';
 import type { MessageEngine } from './search/engines/engine.js';
 import { createPostgresEngine } from './search/engines/postgres.js';
 
@@ -50,13 +49,16 @@ async function openDb(config: Config, logger: Logger, hooks: AppHooks): Promise<
   return hooks.openEmbedded(config, logger);
 }
 
-function createPrimaryEngine(config: Config, postgres: MessageEngine): MessageEngine {
+/** The configured message engine; search-engine clients are loaded only when configured (fast start otherwise). */
+async function createPrimaryEngine(config: Config, postgres: MessageEngine): Promise<MessageEngine> {
   const engine = config.engine;
   switch (engine.kind) {
     case 'postgres':
       return postgres;
-    case 'elasticsearch':
+    case 'elasticsearch': {
+      const { createElasticsearchEngine } = await import('./search/engines/elasticsearch.js');
       return createElasticsearchEngine({ url: engine.url, index: engine.index, timeoutMs: config.engineTimeoutMs });
+    }
     case 'opensearch':
       throw new ConfigError('OpenSearch is not supported yet');
   }
@@ -68,7 +70,7 @@ export async function createApp(config: Config, logger: Logger, hooks: AppHooks 
   if (config.engine.kind === 'opensearch') throw new ConfigError('OpenSearch is not supported yet');
   const db = await openDb(config, logger, hooks);
   const postgres = createPostgresEngine(db);
-  const primary = createPrimaryEngine(config, postgres);
+  const primary = await createPrimaryEngine(config, postgres);
   const deps: SearchDeps = {
     db,
     engines: { primary, postgres, gate: config.messageSearch },

@@ -5,11 +5,9 @@
  * Commands to come: `index`, `demo`, `db setup`, `db indexes`.
  */
 import { parseArgs } from 'node:util';
-import { createApp, readVersion, type App } from './app.js';
+import type { App } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { startHttpServer } from './http/server.js';
-import { createLogger, type Logger } from './logger.js';
-import { startStdioServer } from './mcp/stdio.js';
+import type { Logger } from './logger.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
@@ -48,13 +46,16 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
+// Surfaces are imported when a command runs, so --help and --version answer at once.
 async function serveStdio(app: App, logger: Logger): Promise<void> {
+  const { startStdioServer } = await import('./mcp/stdio.js');
   const stdio = await startStdioServer({ app, logger });
   await Promise.race([stdio.closed, untilSignal()]);
   await stdio.close();
 }
 
 async function serveHttp(app: App, logger: Logger): Promise<void> {
+  const { startHttpServer } = await import('./http/server.js');
   const http = await startHttpServer(app, { logger });
   const signal = await untilSignal();
   logger.info({ event: 'shutdown', signal }, 'shutting down');
@@ -84,6 +85,7 @@ async function serveCommand(args: string[], env: NodeJS.ProcessEnv): Promise<num
     ...(values.host !== undefined && { HOST: values.host }),
     ...(values.port !== undefined && { PORT: values.port }),
   });
+  const [{ createLogger }, { createApp }] = await Promise.all([import('./logger.js'), import('./app.js')]);
   const logger = createLogger(config.logLevel);
   const app = await createApp(config, logger);
   try {
@@ -106,7 +108,7 @@ function printHelp(text: string): number {
 /** Runs the CLI; returns the exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [first, ...rest] = argv;
-  if (first === '--version' || first === '-v') return printHelp(`${readVersion()}\n`);
+  if (first === '--version' || first === '-v') return printHelp(`${(await import('./app.js')).readVersion()}\n`);
   if (first === '--help' || first === '-h') return printHelp(MAIN_HELP);
   // No command, or options only: `serve` (stdio by default).
   if (first === undefined || first.startsWith('-')) return serveCommand(argv, env);
