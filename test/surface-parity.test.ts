@@ -86,7 +86,7 @@ const TOOL_PATH: Record<string, string> = {
 type Args = Record<string, string | number>;
 
 async function rest(token: string | undefined, account: number | string, tool: string, args: Args) {
-  const query = new URLSearchParams(Object.entries(args).map(([k, v]) => [k, String(v)]));
+  const query = new URLSearchParams(Object.entries(args).map(([k, v]): [string, string] => [k, String(v)]));
   const headers: Record<string, string> = token === undefined ? {} : { api_access_token: token };
   const res = await fetch(`${server.url}/api/v1/accounts/${account}/search${TOOL_PATH[tool]}?${query.toString()}`, { headers });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
