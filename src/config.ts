@@ -11,10 +11,16 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/**
+ * An MCP bundle host passes `${user_config.x}` through literally when the user left an optional
+ * field blank; such a placeholder means "not set", like an empty string.
+ */
+const UNSUBSTITUTED_PLACEHOLDER = /^\$\{[^}]+\}$/;
+
 const optionalString = z
   .string()
   .trim()
-  .transform((v) => (v === '' ? undefined : v))
+  .transform((v) => (v === '' || UNSUBSTITUTED_PLACEHOLDER.test(v) ? undefined : v))
   .optional();
 
 const urlString = (name: string) =>
