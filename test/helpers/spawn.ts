@@ -143,6 +143,31 @@ export async function connectHttpMcp(baseUrl: string, headers: Record<string, st
   return client;
 }
 
+/** REST path suffix per tool name. */
+export const REST_SUFFIX: Record<string, string> = {
+  search_all: '',
+  search_contacts: '/contacts',
+  search_conversations: '/conversations',
+  search_messages: '/messages',
+  search_articles: '/articles',
+};
+
+/** The REST call matching a tool call: same arguments as query parameters, `api_access_token` header. */
+export async function restSearch(
+  baseUrl: string,
+  token: string | undefined,
+  account: number | string,
+  tool: string,
+  args: Record<string, string | number>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const query = new URLSearchParams(Object.entries(args).map(([k, v]): [string, string] => [k, String(v)]));
+  const headers: Record<string, string> = token === undefined ? {} : { api_access_token: token };
+  const res = await fetch(`${baseUrl}/api/v1/accounts/${account}/search${REST_SUFFIX[tool] ?? '/unknown'}?${query.toString()}`, {
+    headers,
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
