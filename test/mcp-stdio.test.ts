@@ -85,12 +85,12 @@ describe('stdio: protocol', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n').filter(Boolean);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
-    expect(lines.map((l) => (JSON.parse(l) as { id?: number }).id)).toEqual([1, 2, 3, 4]);
-    const answer = JSON.parse(lines[2] as string) as { result: CallToolResult };
-    expect(answer.result.structuredContent).toMatchObject({ payload: { contacts: [{ name: 'Stdio Sam' }] } });
-    expect(JSON.parse(lines[3] as string)).toMatchObject({
-      result: { isError: true, content: [{ text: 'q must not be blank' }] },
-    });
+    // Requests run concurrently: answers may come in any order, each exactly once.
+    const byId = new Map(lines.map((l) => JSON.parse(l) as { id: number; result: CallToolResult }).map((m) => [m.id, m]));
+    expect([...byId.keys()].sort()).toEqual([1, 2, 3, 4]);
+    expect(lines).toHaveLength(4);
+    expect(byId.get(3)?.result.structuredContent).toMatchObject({ payload: { contacts: [{ name: 'Stdio Sam' }] } });
+    expect(byId.get(4)?.result).toMatchObject({ isError: true, content: [{ text: 'q must not be blank' }] });
     expect(r.stderr).not.toContain(f.admin);
     expect(logLines(r.stderr).filter((l) => l.event === 'tool_call')).toHaveLength(2);
   });
