@@ -3,28 +3,24 @@
  * message engines, clock). Surfaces (MCP stdio, HTTP) are built from an App, never from env.
  */
 import { readFileSync } from 'node:fs';
-import { ConfigError, type Config } from './config.js';
+import type { Config, MessageEngineConfig } from './config.js';
 import type { Db } from './db/db.js';
+import type { DemoInfo } from './db/demo-data.js';
 import { createPgDb } from './db/pg.js';
 import type { Logger } from './logger.js';
 import type { SearchDeps } from './search/core.js';
 import type { MessageEngine } from './search/engines/engine.js';
 import { createPostgresEngine } from './search/engines/postgres.js';
 
-/** Opens the embedded demo database when DATABASE_URL is unset (plugged in by a later build). */
-export type OpenEmbedded = (config: Config, logger: Logger) => Promise<Db>;
-
 export interface App {
   deps: SearchDeps;
   config: Config;
   /** searchdesk's version (package.json), reported to MCP clients. */
   version: string;
+  /** Set when running on the embedded demo database (no DATABASE_URL): its tokens and accounts. */
+  demo: DemoInfo | undefined;
   /** Closes the engines, then the database. Idempotent. */
   close(): Promise<void>;
-}
-
-export interface AppHooks {
-  openEmbedded?: OpenEmbedded;
 }
 
 /** The version of the installed package; `dist/` and `src/` both sit one level below it. */
@@ -33,44 +29,63 @@ export function readVersion(): string {
   return pkg.version ?? '0.0.0';
 }
 
-async function openDb(config: Config, logger: Logger, hooks: AppHooks): Promise<Db> {
+/**
+ * The database: DATABASE_URL's Postgres, or the embedded demo database (created on first start).
+ * `readOnly: false` is for admin commands only.
+ */
+export async function openDatabase(
+  config: Config,
+  logger: Logger,
+  opts: { readOnly?: boolean; statementTimeoutMs?: number } = {},
+): Promise<{ db: Db; demo: DemoInfo | undefined }> {
   if (config.databaseUrl !== undefined) {
-    return createPgDb({
+    const db = createPgDb({
       url: config.databaseUrl,
-      readOnly: true,
-      statementTimeoutMs: config.statementTimeoutMs,
+      readOnly: opts.readOnly ?? true,
+      statementTimeoutMs: opts.statementTimeoutMs ?? config.statementTimeoutMs,
       poolSize: config.pgPoolSize,
       logger,
     });
+    return { db, demo: undefined };
   }
-  if (!hooks.openEmbedded) {
-    throw new ConfigError('DATABASE_URL is not set (the embedded demo database is not available in this build)');
-  }
-  return hooks.openEmbedded(config, logger);
+  // Loaded only when needed: the WASM Postgres is not part of a production start.
+  const { openEmbeddedDb } = await import('./db/pglite.js');
+  const embedded = await openEmbeddedDb({ dataDir: config.dataDir, logger });
+  return { db: embedded.db, demo: embedded.demo };
 }
 
 /** The configured message engine; search-engine clients are loaded only when configured (fast start otherwise). */
-async function createPrimaryEngine(config: Config, postgres: MessageEngine): Promise<MessageEngine> {
-  const engine = config.engine;
-  switch (engine.kind) {
-    case 'postgres':
-      return postgres;
-    case 'elasticsearch': {
-      const { createElasticsearchEngine } = await import('./search/engines/elasticsearch.js');
-      return createElasticsearchEngine({ url: engine.url, index: engine.index, timeoutMs: config.engineTimeoutMs });
-    }
-    case 'opensearch':
-      throw new ConfigError('OpenSearch is not supported yet');
+export async function createMessageEngine(engine: MessageEngineConfig, timeoutMs: number): Promise<MessageEngine | undefined> {
+  if (engine.kind === 'postgres') return undefined;
+  const opts = { url: engine.url, index: engine.index, timeoutMs };
+  if (engine.format === 'searchkick') {
+    const { createSearchkickEngine } = await import('./search/engines/searchkick.js');
+    return createSearchkickEngine({ ...opts, client: engine.kind });
   }
+  if (engine.kind === 'opensearch') {
+    const { createOpenSearchEngine } = await import('./search/engines/opensearch.js');
+    return createOpenSearchEngine(opts);
+  }
+  const { createElasticsearchEngine } = await import('./search/engines/elasticsearch.js');
+  return createElasticsearchEngine(opts);
 }
 
 /** Builds the shared dependencies. The database pool connects lazily, so a down Postgres does not stop the start. */
-export async function createApp(config: Config, logger: Logger, hooks: AppHooks = {}): Promise<App> {
-  // Validate the engine choice before opening anything that would need closing.
-  if (config.engine.kind === 'opensearch') throw new ConfigError('OpenSearch is not supported yet');
-  const db = await openDb(config, logger, hooks);
+export async function createApp(config: Config, logger: Logger): Promise<App> {
+  const { db, demo } = await openDatabase(config, logger);
   const postgres = createPostgresEngine(db);
-  const primary = await createPrimaryEngine(config, postgres);
+  const primary = (await createMessageEngine(config.engine, config.engineTimeoutMs)) ?? postgres;
+  if (primary !== postgres) {
+    // Say at once what is wrong with the index; searches fall back to Postgres meanwhile.
+    primary.check().then(
+      () => logger.info({ event: 'engine_ready', engine: primary.label }, `${primary.label} index is ready`),
+      (err: unknown) =>
+        logger.warn(
+          { event: 'engine_unavailable', engine: primary.label, message: (err as Error).message },
+          `${(err as Error).message} — message search falls back to Postgres`,
+        ),
+    );
+  }
   const deps: SearchDeps = {
     db,
     engines: { primary, postgres, gate: config.messageSearch },
@@ -82,6 +97,7 @@ export async function createApp(config: Config, logger: Logger, hooks: AppHooks 
     deps,
     config,
     version: readVersion(),
+    demo,
     close() {
       closing ??= (async () => {
         if (primary !== postgres)

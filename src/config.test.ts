@@ -67,6 +67,13 @@ describe('loadConfig (contract §7)', () => {
     expect(c).toMatchObject({ databaseUrl: undefined, engine: { kind: 'postgres' }, defaultAccountId: undefined });
   });
 
+  it('reads extra allowed Host names, lower-cased', () => {
+    expect(loadConfig({ SEARCHDESK_ALLOWED_HOSTS: 'Search.Example.com, proxy' }).allowedHosts).toEqual([
+      'search.example.com',
+      'proxy',
+    ]);
+  });
+
   it('splits allowed origins', () => {
     expect(loadConfig({ SEARCHDESK_ALLOWED_ORIGINS: 'https://a.example, https://b.example' }).allowedOrigins).toEqual([
       'https://a.example',

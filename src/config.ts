@@ -52,15 +52,20 @@ const envSchema = z.object({
   /** Access token of the caller for the stdio transport. Secret. */
   SEARCHDESK_ACCESS_TOKEN: optionalString,
   /** Default account for MCP tools when `account_id` is omitted. */
-  SEARCHDESK_ACCOUNT_ID: optionalString.refine((v) => v === undefined || /^[1-9]\d{0,15}$/.test(v), {
-    message: 'SEARCHDESK_ACCOUNT_ID must be a positive integer',
-  }),
+  SEARCHDESK_ACCOUNT_ID: optionalString.refine(
+    (v) => v === undefined || (/^[1-9]\d*$/.test(v) && Number.isSafeInteger(Number(v))),
+    {
+      message: 'SEARCHDESK_ACCOUNT_ID must be a positive integer',
+    },
+  ),
   /** Directory of the embedded database. */
   SEARCHDESK_DATA_DIR: optionalString,
   /** Interface the HTTP server binds. */
   HOST: optionalString,
   /** Port of the HTTP server. */
   PORT: intString('PORT', 0, 65535, 3000),
+  /** Comma-separated extra Host names the HTTP server answers to (behind a proxy, in a container). */
+  SEARCHDESK_ALLOWED_HOSTS: optionalString,
   /** Comma-separated Origins allowed to call the HTTP server (requests without Origin are always allowed). */
   SEARCHDESK_ALLOWED_ORIGINS: optionalString,
   /** Context budget of one MCP tool result, in characters. */
@@ -94,12 +99,21 @@ export interface Config {
   host: string;
   port: number;
   allowedOrigins: string[];
+  /** Host names accepted in the Host header besides loopback and the bound host. */
+  allowedHosts: string[];
   maxResultChars: number;
   messageSearch: 'flag' | 'all';
   statementTimeoutMs: number;
   engineTimeoutMs: number;
   pgPoolSize: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+}
+
+function splitList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 /** Builds the config from environment variables (and CLI flags already merged into `env`). */
@@ -140,10 +154,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     defaultAccountId: e.SEARCHDESK_ACCOUNT_ID === undefined ? undefined : Number(e.SEARCHDESK_ACCOUNT_ID),
     host: e.HOST ?? '127.0.0.1',
     port: e.PORT,
-    allowedOrigins: (e.SEARCHDESK_ALLOWED_ORIGINS ?? '')
-      .split(',')
-      .map((o) => o.trim())
-      .filter(Boolean),
+    allowedOrigins: splitList(e.SEARCHDESK_ALLOWED_ORIGINS),
+    allowedHosts: splitList(e.SEARCHDESK_ALLOWED_HOSTS).map((h) => h.toLowerCase()),
     maxResultChars: e.SEARCHDESK_MAX_RESULT_CHARS,
     messageSearch: e.SEARCHDESK_MESSAGE_SEARCH,
     statementTimeoutMs: e.SEARCHDESK_STATEMENT_TIMEOUT_MS,

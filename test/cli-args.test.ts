@@ -37,6 +37,9 @@ describe('searchdesk CLI', () => {
     [['serve', '--bogus'], /Unknown option '--bogus'/],
     [['serve', '--stdio', '--http'], /choose one of --stdio and --http/],
     [['serve', '--port', '1'], /--host and --port need --http/],
+    [['db', 'drop'], /unknown db command "drop"/],
+    [['index', '--interval', '5'], /--interval needs --follow/],
+    [['index', '--batch-size', '0'], /--batch-size must be 1–50000/],
   ];
   for (const [args, message] of usageErrors) {
     it(`exits 2 with one line for: searchdesk ${args.join(' ')}`, async () => {
@@ -49,7 +52,6 @@ describe('searchdesk CLI', () => {
   }
 
   const configErrors: Array<[string, Record<string, string>, string[], RegExp]> = [
-    ['DATABASE_URL unset', {}, ['serve', '--http'], /DATABASE_URL is not set/],
     ['a bad PORT', { DATABASE_URL: 'postgres://x@127.0.0.1/x', PORT: 'eighty' }, ['serve', '--http'], /PORT must be an integer/],
     [
       'a bad --port',
@@ -58,11 +60,18 @@ describe('searchdesk CLI', () => {
       /PORT must be an integer/,
     ],
     [
-      'OpenSearch',
-      { DATABASE_URL: 'postgres://x@127.0.0.1/x', OPENSEARCH_URL: 'http://127.0.0.1:9200' },
-      ['serve', '--http'],
-      /OpenSearch is not supported yet/,
+      'index without a search engine',
+      { DATABASE_URL: 'postgres://x@127.0.0.1/x' },
+      ['index'],
+      /searchdesk index needs ELASTICSEARCH_URL or OPENSEARCH_URL/,
     ],
+    [
+      "index on the help desk's own index",
+      { DATABASE_URL: 'postgres://x@127.0.0.1/x', OPENSEARCH_URL: 'http://127.0.0.1:1', SEARCHDESK_INDEX_FORMAT: 'searchkick' },
+      ['index'],
+      /does not write the help desk's own index/,
+    ],
+    ['db without DATABASE_URL', {}, ['db', 'indexes'], /db indexes needs DATABASE_URL/],
     [
       'both search engines',
       { DATABASE_URL: 'postgres://x@127.0.0.1/x', OPENSEARCH_URL: 'http://a:1', ELASTICSEARCH_URL: 'http://b:1' },

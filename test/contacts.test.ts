@@ -31,6 +31,7 @@ beforeAll(async () => {
   c.unicode = await fx.contact(account, {
     name: 'Zoë Ŝmith-Jürgens 😀',
     additional_attributes: { city: 'Köln', tags: ['vip'] },
+    created_at: NOW - DAY,
     last_activity_at: NOW - 6 * DAY,
   });
   c.nullAttrs = await fx.contact(account, {

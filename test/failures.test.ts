@@ -74,6 +74,24 @@ describe('Postgres failures (contract §8)', () => {
     await db.close();
   });
 
+  it('turns a refused login or a missing database into "Search backend unavailable"', async () => {
+    const url = new URL(t.url);
+    for (const broken of [
+      `postgres://no_such_role@${url.host}${url.pathname}`,
+      `postgres://postgres@${url.host}/no_such_database`,
+    ]) {
+      const db = createPgDb({
+        url: broken,
+        readOnly: true,
+        statementTimeoutMs: 1000,
+        poolSize: 1,
+        logger: memoryLogger().logger,
+      });
+      await expect(db.ping()).rejects.toMatchObject({ code: 'backend_unavailable', message: 'Search backend unavailable' });
+      await db.close();
+    }
+  });
+
   it('turns a statement timeout into "Search backend unavailable" and keeps the pool usable', async () => {
     const db = createPgDb({ url: t.url, readOnly: true, statementTimeoutMs: 100, poolSize: 1, logger: memoryLogger().logger });
     await expect(db.query({ text: 'SELECT pg_sleep(1)', values: [] })).rejects.toMatchObject({ code: 'backend_unavailable' });

@@ -5,18 +5,34 @@ import { allowedHosts, allowedOrigins, isHostAllowed, isOriginAllowed } from '..
 
 describe('allowedHosts', () => {
   it('allows loopback names only when bound to a wildcard address', () => {
-    for (const host of ['0.0.0.0', '::']) expect(allowedHosts({ host })).toEqual(['localhost', '127.0.0.1', '[::1]']);
+    for (const host of ['0.0.0.0', '::'])
+      expect(allowedHosts({ host, allowedHosts: [] })).toEqual(['localhost', '127.0.0.1', '[::1]']);
   });
 
   it('adds the configured host when it names one interface', () => {
-    expect(allowedHosts({ host: 'searchdesk.internal' })).toEqual(['localhost', '127.0.0.1', '[::1]', 'searchdesk.internal']);
-    expect(allowedHosts({ host: 'fd00::1' })).toContain('[fd00::1]');
-    expect(allowedHosts({ host: '127.0.0.1' })).toEqual(['localhost', '127.0.0.1', '[::1]']);
+    expect(allowedHosts({ host: 'searchdesk.internal', allowedHosts: [] })).toEqual([
+      'localhost',
+      '127.0.0.1',
+      '[::1]',
+      'searchdesk.internal',
+    ]);
+    expect(allowedHosts({ host: 'fd00::1', allowedHosts: [] })).toContain('[fd00::1]');
+    expect(allowedHosts({ host: '127.0.0.1', allowedHosts: [] })).toEqual(['localhost', '127.0.0.1', '[::1]']);
+  });
+
+  it('adds SEARCHDESK_ALLOWED_HOSTS (behind a proxy or in a container)', () => {
+    expect(allowedHosts({ host: '0.0.0.0', allowedHosts: ['search.example.com', 'fd00::2'] })).toEqual([
+      'localhost',
+      '127.0.0.1',
+      '[::1]',
+      'search.example.com',
+      '[fd00::2]',
+    ]);
   });
 });
 
 describe('isHostAllowed', () => {
-  const hosts = allowedHosts({ host: 'searchdesk.internal' });
+  const hosts = allowedHosts({ host: 'searchdesk.internal', allowedHosts: [] });
 
   it('accepts allowed names with or without a port, case-insensitively', () => {
     for (const h of ['localhost', 'localhost:3000', '127.0.0.1:1', '[::1]:3000', 'SearchDesk.Internal:8080']) {

@@ -62,7 +62,7 @@ describe.skipIf(!hasEs)('searchkick format on Elasticsearch (core analysis)', ()
   const nameOf = (id: number) => Object.keys(m).find((k) => m[k] === id) ?? `#${id}`;
   const find = async (params: Record<string, unknown>) => {
     const r = await search(deps, f.admin, f.account, 'messages', params);
-    expect(r.meta.engine).toBe('elasticsearch');
+    expect(r.meta.engine).toBe('elasticsearch+searchkick');
     return r.payload.messages?.map((x) => nameOf(x.id));
   };
 

@@ -31,7 +31,9 @@ export function isBackendUnavailable(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string') {
-    if (code.startsWith('08') || code.startsWith('57') || code === '53300') return true; // connection, operator intervention (incl. 57014 statement timeout), too many connections
+    // Connection (08), operator intervention incl. statement timeout (57), insufficient resources (53),
+    // failed login (28) and a missing database (3D000): the backend is not usable, not our bug.
+    if (['08', '57', '53', '28'].some((c) => code.startsWith(c)) || code === '3D000') return true;
     if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE', 'EAI_AGAIN'].includes(code))
       return true;
   }

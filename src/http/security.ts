@@ -17,8 +17,8 @@ function bracketIpv6(host: string): string {
  * Hostnames accepted in the Host header (any port): loopback names, plus the configured bind host
  * when it names one interface (a wildcard bind says nothing about the name clients use).
  */
-export function allowedHosts(config: Pick<Config, 'host'>): string[] {
-  const hosts = [...LOOPBACK_HOSTS];
+export function allowedHosts(config: Pick<Config, 'host' | 'allowedHosts'>): string[] {
+  const hosts = [...LOOPBACK_HOSTS, ...config.allowedHosts.map(bracketIpv6)];
   const bind = bracketIpv6(config.host.trim().toLowerCase());
   if (bind && !WILDCARD_BINDS.has(bind) && !hosts.includes(bind)) hosts.push(bind);
   return hosts;

@@ -24,6 +24,8 @@ export interface MessageQuery {
   inboxIds: number[];
   /** Lower-cased words; each must start a word of the content. Never empty. */
   words: string[];
+  /** The trimmed `q` as typed, for engines that analyse text themselves (the help desk's index). */
+  text: string;
   /** Inclusive lower bound on created_at, Unix seconds. */
   since: number;
   /** Inclusive upper bound on created_at, Unix seconds. */
@@ -63,6 +65,7 @@ export function buildMessageQuery(access: AccessContext, params: MessagesParams,
     accountId: access.accountId,
     inboxIds,
     words,
+    text: params.q,
     since: params.since ?? oldest,
     until: params.until,
     sender,

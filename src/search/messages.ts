@@ -21,7 +21,8 @@ export interface MessageEngines {
 }
 
 /** The engine that answered: an engine name, or `postgres-fallback`. */
-export type EngineLabel = MessageEngine['name'] | 'postgres-fallback';
+/** `_meta.engine`: the answering engine's label, or `postgres-fallback`. */
+export type EngineLabel = string;
 
 export interface MessagePage extends Page<MessageRecord> {
   engine: EngineLabel;
@@ -37,9 +38,9 @@ async function findIds(
   query: MessageQuery,
 ): Promise<{ ids: number[]; engine: EngineLabel }> {
   const { primary } = engines;
-  if (primary === engines.postgres) return { ids: await primary.findIds(query), engine: primary.name };
+  if (primary === engines.postgres) return { ids: await primary.findIds(query), engine: primary.label };
   try {
-    return { ids: await primary.findIds(query), engine: primary.name };
+    return { ids: await primary.findIds(query), engine: primary.label };
   } catch (err) {
     ctx.logger.warn(
       { event: 'engine_fallback', engine: primary.name, reason: (err as Error).name, message: (err as Error).message },
@@ -72,7 +73,7 @@ async function loadMessages(ctx: SearchContext, query: MessageQuery, ids: number
 export async function searchMessages(ctx: SearchContext, engines: MessageEngines, params: MessagesParams): Promise<MessagePage> {
   if (!messageSearchEnabled(ctx, engines)) throw new SearchError('feature_disabled', MESSAGES.featureDisabled);
   const query = buildMessageQuery(ctx.access, params, ctx.now());
-  if (!query) return { items: [], hasMore: false, engine: engines.primary.name };
+  if (!query) return { items: [], hasMore: false, engine: engines.primary.label };
   const { ids, engine } = await findIds(ctx, engines, query);
   const hasMore = ids.length > query.limit - 1;
   const records = await loadMessages(ctx, query, ids.slice(0, query.limit - 1));

@@ -72,7 +72,7 @@ async function searchAll(ctx: SearchContext, engines: MessageEngines, params: Pa
     searchConversations(ctx, { q, page, since, until }),
     messageSearchEnabled(ctx, engines)
       ? searchMessages(ctx, engines, { q, page })
-      : Promise.resolve({ items: [], hasMore: false, engine: engines.primary.name }),
+      : Promise.resolve({ items: [], hasMore: false, engine: engines.primary.label }),
     searchArticles(ctx, { q, page }),
   ]);
   return {

@@ -88,7 +88,7 @@ export interface HttpProcess {
 }
 
 /** Starts `searchdesk serve --http --port 0` and waits for its `listening` log line. */
-export function startHttp(env: Record<string, string>, extraArgs: string[] = []): Promise<HttpProcess> {
+export function startHttp(env: Record<string, string>, extraArgs: string[] = [], timeoutMs = 15_000): Promise<HttpProcess> {
   assertBuilt();
   const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0', ...extraArgs], {
     env,
@@ -97,7 +97,7 @@ export function startHttp(env: Record<string, string>, extraArgs: string[] = [])
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start; stderr:\n${stderr}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start; stderr:\n${stderr}`)), timeoutMs);
     child.stderr?.on('data', (d: Buffer) => {
       stderr += d.toString();
       const listening = logLines(stderr).find((l) => l.event === 'listening');

@@ -23,6 +23,7 @@ export function createElasticsearchEngine(
 ): MessageEngine {
   return {
     name: 'elasticsearch',
+    label: 'elasticsearch',
     async findIds(query) {
       const res = await client.search({ index: opts.index, ...buildSearchdeskQuery(query) });
       return res.hits.hits.map((h) => Number(h._id));

@@ -5,6 +5,8 @@ export type EngineName = 'postgres' | 'elasticsearch' | 'opensearch';
 
 export interface MessageEngine {
   readonly name: EngineName;
+  /** What `_meta.engine` reports: the engine, plus `+searchkick` when it searches the help desk's own index. */
+  readonly label: string;
   /** Ids of matching messages, in order `created_at DESC, id DESC`, `query.limit` at most. */
   findIds(query: MessageQuery): Promise<number[]>;
   /** Resolves when the engine answers and its index is usable; throws otherwise. */

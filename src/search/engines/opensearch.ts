@@ -30,6 +30,7 @@ export function createOpenSearchEngine(
 ): MessageEngine {
   return {
     name: 'opensearch',
+    label: 'opensearch',
     async findIds(query) {
       // The builder's filters are plain objects; the client's generated types want QueryContainer.
       const body = buildSearchdeskQuery(query) as API.Search_RequestBody;

@@ -42,6 +42,7 @@ export function buildMessageIdsQuery(query: MessageQuery) {
 export function createPostgresEngine(db: Db): MessageEngine {
   return {
     name: 'postgres',
+    label: 'postgres',
     async findIds(query) {
       const rows = await db.query<{ id: number }>(buildMessageIdsQuery(query), 'search_messages_pg');
       return rows.map((r) => Number(r.id));

@@ -26,17 +26,12 @@ export const MAX_TIE_FETCH = 10_000;
 
 type Query = Record<string, unknown>;
 
-/** A MessageQuery that may carry `q` as typed (see searchkickText). */
-export type SearchkickQuery = MessageQuery & { text?: string };
-
 /**
- * The text given to the analyzers. `q` as typed is what the help desk matches, and it matters:
- * the standard tokenizer keeps "example.com", "don't" and "3.5" whole, while our words split them
- * (so they would never match). MessageQuery has only the words today, so they are joined with
- * spaces until the core passes `text`; for plain words the analyzers see the same tokens.
+ * The text given to the analyzers: `q` as typed, because that is what the help desk matches —
+ * the standard tokenizer keeps "example.com", "don't" and "3.5" whole, while our words split them.
  */
-export function searchkickText(query: SearchkickQuery): string {
-  return query.text ?? query.words.join(' ');
+export function searchkickText(query: MessageQuery): string {
+  return query.text;
 }
 
 /** Searchkick's clauses for one field: both search analyzers, exact (boost 10) and with one typo (boost 1). */
@@ -88,7 +83,7 @@ export function buildSearchkickFilters(query: MessageQuery): Query[] {
 }
 
 /** The full query; `extra` narrows it further (used to order ties exactly). */
-export function buildSearchkickQuery(query: SearchkickQuery, extra: Query[] = []): Query {
+export function buildSearchkickQuery(query: MessageQuery, extra: Query[] = []): Query {
   return { bool: { must: buildSearchkickMatch(searchkickText(query)), filter: [...buildSearchkickFilters(query), ...extra] } };
 }
 
@@ -109,7 +104,7 @@ export interface SearchBody {
 }
 
 /** The page request: rows `offset … offset+limit` plus one row either side, to see where equal-time groups end. */
-export function buildSearchkickSearch(query: SearchkickQuery): SearchBody {
+export function buildSearchkickSearch(query: MessageQuery): SearchBody {
   const before = query.offset > 0 ? 1 : 0;
   return {
     from: query.offset - before,
@@ -224,7 +219,7 @@ export interface SearchkickEngineOptions {
 }
 
 /** Ids of one page, in `created_at DESC, id DESC` order. */
-async function findPageIds(transport: SearchkickTransport, query: SearchkickQuery): Promise<number[]> {
+async function findPageIds(transport: SearchkickTransport, query: MessageQuery): Promise<number[]> {
   const { hits } = await transport.search(buildSearchkickSearch(query));
   const { page, tiedAtEdge } = readWindow(hits, query.offset, query.limit);
   if (!tiedAtEdge) return orderPage(page);
@@ -257,6 +252,7 @@ export function createSearchkickEngine(
 ): MessageEngine {
   return {
     name: opts.client,
+    label: `${opts.client}+searchkick`,
     findIds: (query) => findPageIds(transport, query),
     async check() {
       const mappings = await transport.mappings();
