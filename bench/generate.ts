@@ -1,0 +1,184 @@
+/**
+ * `npm run bench:data -- --scale S|M|L [options]`: fills a Postgres database with the benchmark
+ * help desk (see generator/generate-data.ts) and, given an Elasticsearch URL, builds the message
+ * index with searchdesk's own indexer. Progress and rows/s go to stderr; a JSON summary (ids,
+ * tokens, counts, timings) to stdout. Exit codes: 0 done, 1 failure, 2 bad usage or a database
+ * that already has rows (without --force).
+ */
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { createPgDb } from '../src/db/pg.js';
+import { runIndex, type IndexerReport } from '../src/indexer/indexer.js';
+import { createElasticsearchStore } from '../src/indexer/elasticsearch.js';
+import { createProgress } from '../src/indexer/progress.js';
+import { createLogger } from '../src/logger.js';
+import { createElasticsearchClient } from '../src/search/engines/elasticsearch.js';
+import { DatabaseNotEmptyError } from './generator/database.js';
+import { generateData, type GeneratedData } from './generator/generate-data.js';
+import type { ScaleName } from './generator/scale.js';
+
+const HELP = `Usage: npm run bench:data -- --scale S|M|L [options]
+
+  --scale S|M|L              S: 10k contacts, 20k conversations, 50k messages in the large account;
+                             M: ten times that; L: a hundred times (5M messages). Plus 20 noise accounts.
+  --database-url URL         Target database (default: DATABASE_URL, else
+                             postgres://postgres@127.0.0.1:5432/searchdesk_bench; created if missing)
+  --elasticsearch-url URL    Also build the message index there with searchdesk's indexer
+  --index NAME               Index alias (default searchdesk_messages)
+  --seed N                   Same seed (and --now) ⇒ identical data (default 1)
+  --now ISO-TIME             Where generated time ends (default: now)
+  --force                    Truncate the tables if they already have rows
+  --concurrency N            Statements at once (default 2)
+  -h, --help                 Show this help
+`;
+
+const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/searchdesk_bench';
+
+class UsageError extends Error {}
+
+interface Args {
+  scale: ScaleName;
+  databaseUrl: string;
+  elasticsearchUrl?: string;
+  index: string;
+  seed: number;
+  now?: Date;
+  force: boolean;
+  concurrency: number;
+}
+
+function integerArg(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a non-negative integer`);
+  return Number(value);
+}
+
+function parse(argv: string[]): Args | undefined {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      scale: { type: 'string' },
+      'database-url': { type: 'string' },
+      'elasticsearch-url': { type: 'string' },
+      index: { type: 'string', default: 'searchdesk_messages' },
+      seed: { type: 'string' },
+      now: { type: 'string' },
+      force: { type: 'boolean', default: false },
+      concurrency: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) return undefined;
+  const scale = values.scale?.toUpperCase();
+  if (scale !== 'S' && scale !== 'M' && scale !== 'L') throw new UsageError('--scale must be S, M or L');
+  const now = values.now === undefined ? undefined : new Date(values.now);
+  if (now && Number.isNaN(now.getTime())) throw new UsageError('--now must be an ISO time, e.g. 2025-01-31T12:00:00Z');
+  return {
+    scale,
+    databaseUrl: values['database-url'] ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+    elasticsearchUrl: values['elasticsearch-url'],
+    index: values.index,
+    seed: integerArg('seed', values.seed, 1),
+    now,
+    force: values.force,
+    concurrency: Math.max(1, integerArg('concurrency', values.concurrency, 2)),
+  };
+}
+
+/** Creates the target database when it does not exist yet (connecting to `postgres` on the same server). */
+async function ensureDatabase(url: string): Promise<void> {
+  const probe = new pg.Client({ connectionString: url });
+  try {
+    await probe.connect();
+    return;
+  } catch (err) {
+    if ((err as { code?: string }).code !== '3D000') throw err;
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  target.pathname = '/postgres';
+  const server = new pg.Client({ connectionString: target.toString() });
+  await server.connect();
+  try {
+    await server.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+    process.stderr.write(`created database ${name}\n`);
+  } finally {
+    await server.end();
+  }
+}
+
+async function buildIndex(args: Args, esUrl: string): Promise<IndexerReport> {
+  const logger = createLogger('warn');
+  const db = createPgDb({ url: args.databaseUrl, readOnly: true, statementTimeoutMs: 0, poolSize: 2, logger });
+  const client = createElasticsearchClient(esUrl, 120_000);
+  try {
+    const deps = {
+      db,
+      store: createElasticsearchStore(client),
+      alias: args.index,
+      logger,
+      progress: createProgress(process.stderr),
+    };
+    // Always a full build: regenerated rows are older than any existing index's watermark.
+    const report = await runIndex(deps, { rebuild: true });
+    process.stderr.write(
+      `message index ${report.index}: ${report.indexed.toLocaleString('en')} docs in ${report.seconds.toFixed(1)} s ` +
+        `(${report.docsPerSecond.toLocaleString('en')} docs/s)\n`,
+    );
+    return report;
+  } finally {
+    await client.close();
+    await db.close();
+  }
+}
+
+async function generate(args: Args): Promise<{ data: GeneratedData; index?: IndexerReport }> {
+  await ensureDatabase(args.databaseUrl);
+  const pool = new pg.Pool({ connectionString: args.databaseUrl, max: args.concurrency, application_name: 'searchdesk-bench' });
+  let data: GeneratedData;
+  try {
+    process.stderr.write(`generating scale ${args.scale} (seed ${args.seed})\n`);
+    data = await generateData({
+      db: pool,
+      scale: args.scale,
+      seed: args.seed,
+      now: args.now,
+      force: args.force,
+      concurrency: args.concurrency,
+      log: (line) => process.stderr.write(`${line}\n`),
+      progress: createProgress(process.stderr),
+    });
+    process.stderr.write(`data generated in ${data.seconds.toFixed(1)} s\n`);
+  } finally {
+    await pool.end();
+  }
+  return { data, index: args.elasticsearchUrl ? await buildIndex(args, args.elasticsearchUrl) : undefined };
+}
+
+async function main(argv: string[]): Promise<number> {
+  let args: Args | undefined;
+  try {
+    args = parse(argv);
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (!args) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  try {
+    const result = await generate(args);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } catch (err) {
+    process.stderr.write(`bench:data failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    return err instanceof DatabaseNotEmptyError || err instanceof UsageError ? 2 : 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,299 @@
+/**
+ * `generateData`: fills a database with a deterministic help desk of a given scale — one large
+ * account (the one benchmarks search) and small noise accounts. The organisation tables come
+ * from JS; contacts, conversations, messages and articles are generated inside Postgres by
+ * `INSERT … SELECT … FROM generate_series(…)` chunks, one at a time on each of `concurrency`
+ * connections.
+ */
+import type { SqlQuery } from '../../src/db/db.js';
+import { silentProgress, type Progress } from '../../src/indexer/progress.js';
+import { buildArticlesInsert } from './articles.js';
+import { buildContactsInsert } from './contacts.js';
+import { buildConversationsInsert } from './conversations.js';
+import {
+  dropSchemaIndexes,
+  ensureEmpty,
+  ensureSchema,
+  openSessions,
+  resetSequences,
+  schemaIndexes,
+  type GeneratorDb,
+  type Session,
+} from './database.js';
+import { buildMessagesInsert } from './messages.js';
+import {
+  agentInboxIndexes,
+  buildUnnestInsert,
+  LARGE_ADMIN_TOKEN,
+  LARGE_AGENT_TOKEN,
+  organisationRows,
+  userToken,
+} from './org.js';
+import {
+  planAccounts,
+  SCALES,
+  TABLES,
+  validateScale,
+  type AccountPlan,
+  type ScaleName,
+  type ScaleSpec,
+  type TableName,
+} from './scale.js';
+import { DAY_SECONDS, LONG_WINDOW_DAYS, sqlTimestamp, type StatementContext } from './sql-build.js';
+import { MAX_SEED } from './sql-random.js';
+
+export interface GenerateOptions {
+  /** Where to write: a pg Pool (chunks then run on `concurrency` of its connections) or one client. */
+  db: GeneratorDb;
+  scale: ScaleName | ScaleSpec;
+  /** Same seed (and `now`) ⇒ identical rows. Default 1. */
+  seed?: number;
+  /** Where the generated time ends (conversations and messages span `days` before it). Default: now, to the second. */
+  now?: Date;
+  /** Truncate the tables when they already hold rows (otherwise generation refuses). */
+  force?: boolean;
+  /** Statements run at once; 2 fits a 2-core server. */
+  concurrency?: number;
+  /** maintenance_work_mem for the index builds. */
+  maintenanceWorkMem?: string;
+  /** One line per finished step (rows/s per table). */
+  log?: (line: string) => void;
+  /** Rows inserted, per table. */
+  progress?: Progress;
+}
+
+export interface StepTiming {
+  step: string;
+  rows: number;
+  seconds: number;
+  rowsPerSecond: number;
+}
+
+export interface GeneratedData {
+  seed: number;
+  scale: ScaleSpec;
+  now: Date;
+  large: {
+    accountId: number;
+    adminUserId: number;
+    agentUserId: number;
+    adminToken: string;
+    agentToken: string;
+    inboxIds: number[];
+    /** The inboxes the agent is a member of (agentInboxes of them). */
+    agentInboxIds: number[];
+  };
+  small: Array<{ accountId: number; adminUserId: number; adminToken: string }>;
+  counts: Record<TableName, number>;
+  timings: StepTiming[];
+  seconds: number;
+}
+
+type Builder = (ctx: StatementContext, from: number, to: number) => SqlQuery;
+
+interface GeneratedTable {
+  table: TableName;
+  build: Builder;
+  /** How many units (rows, or conversations for messages) the builder ranges over, per account. */
+  units: (plan: AccountPlan) => number;
+  /** Units per statement. */
+  chunk: (plan: AccountPlan) => number;
+  rows: (plan: AccountPlan) => number;
+}
+
+const CHUNK_ROWS = 50_000;
+
+const GENERATED: readonly GeneratedTable[] = [
+  {
+    table: 'contacts',
+    build: buildContactsInsert,
+    units: (p) => p.counts.contacts,
+    chunk: () => CHUNK_ROWS,
+    rows: (p) => p.counts.contacts,
+  },
+  {
+    table: 'conversations',
+    build: buildConversationsInsert,
+    units: (p) => p.counts.conversations,
+    chunk: () => CHUNK_ROWS,
+    rows: (p) => p.counts.conversations,
+  },
+  {
+    // Ranges of conversations holding about CHUNK_ROWS messages each.
+    table: 'messages',
+    build: buildMessagesInsert,
+    units: (p) => (p.counts.messages > 0 ? p.counts.conversations : 0),
+    chunk: (p) => Math.max(1, Math.round((CHUNK_ROWS * p.counts.conversations) / Math.max(1, p.counts.messages))),
+    rows: (p) => p.counts.messages,
+  },
+  {
+    table: 'articles',
+    build: buildArticlesInsert,
+    units: (p) => p.counts.articles,
+    chunk: () => 2_000,
+    rows: (p) => p.counts.articles,
+  },
+];
+
+type Task = (session: Session) => Promise<void>;
+
+/** Runs the tasks in order, one at a time per session; after a failure no task starts, and it rejects. */
+async function runTasks(tasks: readonly Task[], sessions: readonly Session[]): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async (session: Session) => {
+    while (!failed && next < tasks.length) {
+      const task = tasks[next++]!;
+      await task(session).catch((err: unknown) => {
+        failed = true;
+        throw err;
+      });
+    }
+  };
+  const results = await Promise.allSettled(sessions.map(worker));
+  const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (rejected) throw rejected.reason;
+}
+
+function timing(step: string, rows: number, startedMs: number): StepTiming {
+  const seconds = (performance.now() - startedMs) / 1000;
+  return { step, rows, seconds, rowsPerSecond: seconds > 0 ? Math.round(rows / seconds) : 0 };
+}
+
+function formatTiming(t: StepTiming): string {
+  const rate = t.rows > 0 ? ` (${t.rowsPerSecond.toLocaleString('en')} rows/s)` : '';
+  return `${t.step}: ${t.rows > 0 ? `${t.rows.toLocaleString('en')} rows in ` : ''}${t.seconds.toFixed(1)} s${rate}`;
+}
+
+function resolveOptions(opts: GenerateOptions) {
+  const scale = typeof opts.scale === 'string' ? SCALES[opts.scale] : opts.scale;
+  if (!scale) throw new Error(`unknown scale ${JSON.stringify(opts.scale)}: use S, M or L`);
+  validateScale(scale);
+  const seed = opts.seed ?? 1;
+  if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) throw new Error(`seed must be an integer in [0, ${MAX_SEED}]`);
+  const now = new Date(Math.floor((opts.now ?? new Date()).getTime() / 1000) * 1000);
+  const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 2));
+  return { scale, seed, now, concurrency, log: opts.log ?? (() => undefined), progress: opts.progress ?? silentProgress };
+}
+
+interface Run {
+  sessions: Session[];
+  plans: AccountPlan[];
+  seed: number;
+  now: Date;
+  scale: ScaleSpec;
+  progress: Progress;
+  counts: Record<TableName, number>;
+  step: (t: StepTiming) => void;
+}
+
+/** Generates the data set; refuses a database with rows unless `force`. */
+export async function generateData(opts: GenerateOptions): Promise<GeneratedData> {
+  const { scale, seed, now, concurrency, log, progress } = resolveOptions(opts);
+  const started = performance.now();
+  const timings: StepTiming[] = [];
+  const { sessions, close: closeSessions } = await openSessions(opts.db, concurrency, opts.maintenanceWorkMem ?? '512MB');
+  const run: Run = {
+    sessions,
+    plans: planAccounts(scale),
+    seed,
+    now,
+    scale,
+    progress,
+    counts: Object.fromEntries(TABLES.map((t) => [t, 0])) as Record<TableName, number>,
+    step: (t) => {
+      timings.push(t);
+      log(formatTiming(t));
+    },
+  };
+  try {
+    const main = sessions[0]!;
+    if (await ensureSchema(main)) log('created the searchdesk schema');
+    await ensureEmpty(main, opts.force ?? false);
+    // Rebuilt below: one build is far cheaper than maintaining a trigram GIN index row by row.
+    await dropSchemaIndexes(main);
+    await insertOrganisation(run);
+    for (const table of GENERATED) await insertGenerated(run, table);
+    await finish(run);
+  } finally {
+    await closeSessions();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { seed, scale, now, ...accountsInfo(run.plans), counts: run.counts, timings, seconds };
+}
+
+/** Indexes back, sequences past the ids, then VACUUM ANALYZE. */
+async function finish(run: Run): Promise<void> {
+  let t0 = performance.now();
+  const cost = (create: string) => (create.includes('gin') ? 1 : 0) + (create.includes('ON messages') ? 1 : 0);
+  const indexes = schemaIndexes().sort((a, b) => cost(b.create) - cost(a.create));
+  // The messages trigram index (the longest build) first, so the others run beside it.
+  await runTasks(
+    indexes.map((i) => (session) => session.query(i.create).then(() => undefined)),
+    run.sessions,
+  );
+  run.step(timing('indexes', 0, t0));
+  t0 = performance.now();
+  const main = run.sessions[0]!;
+  await resetSequences(main);
+  // Vacuum too, not only analyze: hint bits and the visibility map as in a settled database.
+  await main.query('VACUUM (ANALYZE)');
+  run.step(timing('vacuum analyze', 0, t0));
+}
+
+async function insertOrganisation(run: Run): Promise<void> {
+  const t0 = performance.now();
+  const createdAt = sqlTimestamp(new Date(run.now.getTime() - (LONG_WINDOW_DAYS + 30) * DAY_SECONDS * 1000));
+  let rows = 0;
+  for (const table of organisationRows(run.plans, run.seed)) {
+    const res = await run.sessions[0]!.query(...toArgs(buildUnnestInsert(table, createdAt)));
+    run.counts[table.table] = res.rowCount ?? 0;
+    rows += res.rowCount ?? 0;
+  }
+  run.step(timing('organisation', rows, t0));
+}
+
+/** One generated table, every account, in chunks spread over the sessions. */
+async function insertGenerated(run: Run, gen: GeneratedTable): Promise<void> {
+  const t0 = performance.now();
+  const tasks: Task[] = [];
+  for (const plan of run.plans) {
+    const ctx: StatementContext = { plan, seed: run.seed, now: run.now, days: run.scale.days };
+    const [units, chunk] = [gen.units(plan), gen.chunk(plan)];
+    for (let from = 1; from <= units; from += chunk) {
+      const to = Math.min(units, from + chunk - 1);
+      tasks.push(async (session) => {
+        const n = (await session.query(...toArgs(gen.build(ctx, from, to)))).rowCount ?? 0;
+        run.counts[gen.table] += n;
+        run.progress.advance(n);
+      });
+    }
+  }
+  const expected = run.plans.reduce((n, p) => n + gen.rows(p), 0);
+  run.progress.start(gen.table, expected);
+  await runTasks(tasks, run.sessions);
+  run.progress.finish();
+  if (run.counts[gen.table] !== expected)
+    throw new Error(`${gen.table}: inserted ${run.counts[gen.table]} rows, planned ${expected}`);
+  run.step(timing(gen.table, expected, t0));
+}
+
+const toArgs = (q: SqlQuery): [string, unknown[]] => [q.text, q.values];
+
+function accountsInfo(plans: readonly AccountPlan[]): Pick<GeneratedData, 'large' | 'small'> {
+  const [large, ...small] = plans;
+  if (!large) throw new Error('no account planned');
+  const inboxIds = Array.from({ length: large.counts.inboxes }, (_, k) => large.first.inbox + k);
+  return {
+    large: {
+      accountId: large.accountId,
+      adminUserId: large.first.user,
+      agentUserId: large.first.user + 1,
+      adminToken: LARGE_ADMIN_TOKEN,
+      agentToken: LARGE_AGENT_TOKEN,
+      inboxIds,
+      agentInboxIds: agentInboxIndexes(large, 1).map((k) => large.first.inbox + k),
+    },
+    small: small.map((p) => ({ accountId: p.accountId, adminUserId: p.first.user, adminToken: userToken(p.first.user) })),
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * The organisation tables (accounts, users, memberships, tokens, inboxes, teams, portals,
+ * categories): a few hundred rows, built in JS with a seeded PRNG and inserted with one
+ * `INSERT … SELECT FROM unnest(…)` per table.
+ *
+ * Inbox membership is what access tests and benchmarks lean on: an account's inboxes form
+ * inboxes / agentInboxes groups (inbox k is in group k mod groups), agent j (1-based) belongs to
+ * group (j − 1) mod groups, and is a member of exactly that group's agentInboxes inboxes. The
+ * administrator is a member of none (administrators see every inbox anyway).
+ */
+import { FEATURE_BITS } from '../../src/auth/access.js';
+import { Random } from '../../src/db/demo/random.js';
+import { asciiLower, CATEGORY_NAMES, CHANNELS, FIRST_NAMES, LAST_NAMES, PORTALS, REGIONS, TEAM_NAMES } from './people.js';
+import { usersOf, type AccountPlan, type TableName } from './scale.js';
+
+export const LARGE_ADMIN_TOKEN = 'bench-admin-token';
+export const LARGE_AGENT_TOKEN = 'bench-agent-token';
+
+/** Every other user's token. */
+export const userToken = (userId: number) => `bench-user-${userId}-token`;
+
+type Value = string | number | null;
+interface TableRows {
+  table: TableName;
+  /** Column name → Postgres element type of its unnest array. */
+  columns: Record<string, string>;
+  rows: Value[][];
+}
+
+/** Inbox groups of an account. */
+export const inboxGroups = (plan: AccountPlan) => plan.counts.inboxes / plan.counts.agentInboxes;
+
+/** Local (0-based) inbox indexes agent j (1-based) is a member of. */
+export function agentInboxIndexes(plan: AccountPlan, agent: number): number[] {
+  const groups = inboxGroups(plan);
+  const group = (agent - 1) % groups;
+  return Array.from({ length: plan.counts.agentInboxes }, (_, n) => group + n * groups);
+}
+
+/** The large account gets both search flags; noise accounts a mix, so flag checks meet both cases. */
+function featureFlags(plan: AccountPlan): string {
+  if (plan.large) return (FEATURE_BITS.advancedSearch | FEATURE_BITS.searchWithGin).toString();
+  let flags = 0n;
+  if (plan.index % 2 === 0) flags |= FEATURE_BITS.advancedSearch;
+  if (plan.index % 3 === 0) flags |= FEATURE_BITS.searchWithGin;
+  return flags.toString();
+}
+
+const accountName = (plan: AccountPlan) => (plan.large ? 'Bench Large Co' : `Bench Noise ${String(plan.index).padStart(2, '0')}`);
+const accountDomain = (plan: AccountPlan) => (plan.large ? 'bench-large.example' : `bench-noise-${plan.index}.example`);
+
+function tokenOf(plan: AccountPlan, local: number, userId: number): string {
+  if (plan.large && local === 0) return LARGE_ADMIN_TOKEN;
+  if (plan.large && local === 1) return LARGE_AGENT_TOKEN;
+  return userToken(userId);
+}
+
+/** The rows of every organisation table for all accounts. */
+export function organisationRows(plans: readonly AccountPlan[], seed: number): TableRows[] {
+  const t = (table: TableName, columns: Record<string, string>): TableRows => ({ table, columns, rows: [] });
+  const accounts = t('accounts', { id: 'integer', name: 'varchar', status: 'integer', feature_flags: 'bigint' });
+  const users = t('users', { id: 'integer', name: 'varchar', display_name: 'varchar', email: 'varchar' });
+  const accountUsers = t('account_users', { id: 'bigint', account_id: 'bigint', user_id: 'bigint', role: 'integer' });
+  const tokens = t('access_tokens', { id: 'bigint', owner_type: 'varchar', owner_id: 'bigint', token: 'varchar' });
+  const inboxes = t('inboxes', { id: 'integer', account_id: 'integer', name: 'varchar', channel_type: 'varchar' });
+  const members = t('inbox_members', { id: 'integer', user_id: 'integer', inbox_id: 'integer' });
+  const teams = t('teams', { id: 'bigint', account_id: 'bigint', name: 'varchar' });
+  const portals = t('portals', { id: 'bigint', account_id: 'integer', name: 'varchar', slug: 'varchar' });
+  const categories = t('categories', { id: 'bigint', account_id: 'integer', portal_id: 'integer', name: 'varchar' });
+
+  for (const plan of plans) {
+    const r = new Random((seed * 1_000_003 + plan.index * 7_919 + 17) >>> 0);
+    const { counts, first, accountId } = plan;
+    accounts.rows.push([accountId, accountName(plan), 0, featureFlags(plan)]);
+    for (let local = 0; local < usersOf(counts); local++) {
+      const id = first.user + local;
+      const [f, l] = [r.pick(FIRST_NAMES), r.pick(LAST_NAMES)];
+      const mailbox = local === 0 ? 'admin' : plan.large && local === 1 ? 'agent' : `${asciiLower(f)}.${asciiLower(l)}${local}`;
+      users.rows.push([id, `${f} ${l}`, r.chance(0.7) ? f : null, `${mailbox}@${accountDomain(plan)}`]);
+      accountUsers.rows.push([accountUsers.rows.length + 1, accountId, id, local === 0 ? 1 : 0]);
+      tokens.rows.push([tokens.rows.length + 1, 'User', id, tokenOf(plan, local, id)]);
+      if (local > 0) {
+        for (const k of agentInboxIndexes(plan, local)) members.rows.push([members.rows.length + 1, id, first.inbox + k]);
+      }
+    }
+    for (let k = 0; k < counts.inboxes; k++) {
+      const [channelType, label] = CHANNELS[k % CHANNELS.length]!;
+      const round = Math.floor(k / CHANNELS.length);
+      const again = Math.floor(round / REGIONS.length);
+      inboxes.rows.push([
+        first.inbox + k,
+        accountId,
+        `${label} ${REGIONS[round % REGIONS.length]!}${again ? ` ${again + 1}` : ''}`,
+        channelType,
+      ]);
+    }
+    for (let k = 0; k < counts.teams; k++) teams.rows.push([first.team + k, accountId, TEAM_NAMES[k % TEAM_NAMES.length]!]);
+    for (let p = 0; p < counts.portals; p++) {
+      const [name, slug] = PORTALS[p % PORTALS.length]!;
+      const suffix = (plan.large ? '' : `-noise-${plan.index}`) + (p >= PORTALS.length ? `-${p}` : '');
+      portals.rows.push([first.portal + p, accountId, name, `${slug}${suffix}`]);
+      for (let c = 0; c < counts.categoriesPerPortal; c++) {
+        const id = first.category + p * counts.categoriesPerPortal + c;
+        categories.rows.push([id, accountId, first.portal + p, CATEGORY_NAMES[(p * 5 + c) % CATEGORY_NAMES.length]!]);
+      }
+    }
+  }
+  return [accounts, users, accountUsers, tokens, inboxes, members, teams, portals, categories];
+}
+
+/** One INSERT for a table's rows: each column travels as one typed array. */
+export function buildUnnestInsert(t: TableRows, createdAt: string): { text: string; values: unknown[] } {
+  const names = Object.keys(t.columns);
+  const arrays = names.map((_, i) => t.rows.map((row) => row[i] ?? null));
+  const unnest = names.map((name, i) => `$${i + 1}::${t.columns[name]!}[]`).join(', ');
+  const ts = `$${names.length + 1}::timestamp`;
+  return {
+    text: `INSERT INTO ${t.table} (${names.join(', ')}, created_at, updated_at) SELECT u.*, ${ts}, ${ts} FROM unnest(${unnest}) AS u`,
+    values: [...arrays, createdAt],
+  };
+}

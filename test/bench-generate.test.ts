@@ -1,0 +1,201 @@
+/**
+ * The benchmark data generator at a tiny scale (1/50 of S in the large account, 3 noise accounts),
+ * in real test databases: exact counts, determinism across databases, the time window, flags,
+ * memberships and tokens the benchmarks rely on, and consistent senders.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticate, FEATURE_BITS, resolveAccess } from '../src/auth/access.js';
+import { DatabaseNotEmptyError, schemaIndexes } from '../bench/generator/database.js';
+import { generateData, type GeneratedData } from '../bench/generator/generate-data.js';
+import { divideLarge, SCALES, TABLES, type ScaleSpec, type TableName } from '../bench/generator/scale.js';
+import { createTestDatabase, type TestDatabase } from './helpers/db.js';
+
+const TINY: ScaleSpec = {
+  ...SCALES.S,
+  large: divideLarge(SCALES.S.large, 50),
+  small: { ...SCALES.S.small, contacts: 50, conversations: 100, messages: 250, articles: 4 },
+  smallAccounts: 3,
+};
+const NOW = new Date('2025-03-01T12:00:00Z');
+
+/** One md5 per table over every column of every row, in id order. */
+async function tableHashes(t: TestDatabase): Promise<Record<string, string>> {
+  const hashes: Record<string, string> = {};
+  for (const table of TABLES) {
+    const { rows } = await t.admin.query<{ h: string }>(
+      `SELECT md5(string_agg(t::text, '|' ORDER BY t.id)) AS h FROM ${table} t`,
+    );
+    hashes[table] = rows[0]!.h;
+  }
+  return hashes;
+}
+
+async function one<T>(t: TestDatabase, text: string, values: unknown[] = []): Promise<T> {
+  return (await t.admin.query(text, values)).rows[0] as T;
+}
+
+describe('bench data generator', () => {
+  let a: TestDatabase;
+  let b: TestDatabase;
+  let data: GeneratedData;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    [a, b] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+    data = await generateData({ db: a.admin, scale: TINY, seed: 7, now: NOW, log: (l) => lines.push(l) });
+    // One client instead of a pool: chunks run one by one, in another order than on two connections.
+    const client = new pg.Client({ connectionString: b.url });
+    await client.connect();
+    try {
+      await generateData({ db: client, scale: TINY, seed: 7, now: NOW });
+    } finally {
+      await client.end();
+    }
+  });
+  afterAll(async () => {
+    await Promise.all([a?.drop(), b?.drop()]);
+  });
+
+  it('inserts exactly the planned rows and reports rows/s per table', async () => {
+    const expected: Partial<Record<TableName, number>> = {
+      accounts: 4,
+      contacts: 200 + 3 * 50,
+      conversations: 400 + 3 * 100,
+      messages: 1_000 + 3 * 250,
+      articles: 4 + 3 * 4,
+      inboxes: 50 + 3 * 3,
+      users: 41 + 3 * 7,
+    };
+    for (const [table, n] of Object.entries(expected)) {
+      expect(data.counts[table as TableName], table).toBe(n);
+      expect(Number((await one<{ n: string }>(a, `SELECT count(*) AS n FROM ${table}`)).n), table).toBe(n);
+    }
+    expect(lines).toContainEqual(expect.stringMatching(/^messages: 1,750 rows in [\d.]+ s \([\d,]+ rows\/s\)$/));
+  });
+
+  it('rebuilds every index of the schema after loading', async () => {
+    const names = schemaIndexes().map((i) => i.name);
+    expect(names).toContain('index_messages_on_content');
+    const { rows } = await a.admin.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE indexname = ANY($1)', [
+      names,
+    ]);
+    expect(rows.map((r) => r.indexname).sort()).toEqual([...names].sort());
+  });
+
+  it('generates identical rows from the same seed in another database and session layout, different ones from another seed', async () => {
+    const [ha, hb] = await Promise.all([tableHashes(a), tableHashes(b)]);
+    expect(ha).toEqual(hb);
+    const c = await createTestDatabase();
+    try {
+      await generateData({ db: c.admin, scale: TINY, seed: 8, now: NOW });
+      const hc = await tableHashes(c);
+      expect(hc.messages).not.toBe(ha.messages);
+      expect(hc.contacts).not.toBe(ha.contacts);
+    } finally {
+      await c.drop();
+    }
+  });
+
+  it('spreads messages over the last 180 days, about half of them within 90 days', async () => {
+    const r = await one<Record<string, boolean | string>>(
+      a,
+      `SELECT min(created_at) >= $1::timestamp - interval '180 days' AS starts_in_window,
+              min(created_at) < $1::timestamp - interval '170 days' AS starts_early,
+              max(created_at) <= $1::timestamp AS ends_by_now,
+              max(created_at) > $1::timestamp - interval '2 days' AS ends_late,
+              bool_and(updated_at = created_at) AS never_updated,
+              count(*) FILTER (WHERE created_at < $1::timestamp - interval '90 days') AS old, count(*) AS total
+       FROM messages WHERE account_id = 1`,
+      [NOW.toISOString().slice(0, 19)],
+    );
+    expect(r).toMatchObject({
+      starts_in_window: true,
+      starts_early: true,
+      ends_by_now: true,
+      ends_late: true,
+      never_updated: true,
+    });
+    expect(Number(r.old) / Number(r.total)).toBeGreaterThan(0.4);
+    expect(Number(r.old) / Number(r.total)).toBeLessThan(0.6);
+  });
+
+  it('gives the large account both search flags', async () => {
+    const r = await one<{ gin: boolean; advanced: boolean }>(
+      a,
+      `SELECT (feature_flags & $1::bigint) <> 0 AS gin, (feature_flags & $2::bigint) <> 0 AS advanced FROM accounts WHERE id = $3`,
+      [FEATURE_BITS.searchWithGin.toString(), FEATURE_BITS.advancedSearch.toString(), data.large.accountId],
+    );
+    expect(r).toEqual({ gin: true, advanced: true });
+  });
+
+  it('makes the agent a member of exactly 10 of the large account’s 50 inboxes; tokens resolve to admin and agent', async () => {
+    const agent = await resolveAccess(a.db, await authenticate(a.db, data.large.agentToken), data.large.accountId);
+    expect(agent).toMatchObject({ userId: data.large.agentUserId, role: 'agent' });
+    expect(agent.inboxIds).toEqual(data.large.agentInboxIds);
+    expect(agent.inboxIds).toHaveLength(10);
+    expect(agent.flags).toEqual({ searchWithGin: true, advancedSearch: true });
+    const admin = await resolveAccess(a.db, await authenticate(a.db, data.large.adminToken), data.large.accountId);
+    expect(admin).toMatchObject({ userId: data.large.adminUserId, role: 'administrator' });
+    expect(admin.inboxIds).toEqual(data.large.inboxIds);
+    expect(admin.inboxIds).toHaveLength(50);
+  });
+
+  it('keeps senders, assignees and display ids consistent', async () => {
+    const r = await one<Record<string, string>>(
+      a,
+      `SELECT
+         (SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id
+          WHERE m.inbox_id <> c.inbox_id OR m.account_id <> c.account_id
+             OR (m.sender_type = 'Contact' AND (m.message_type <> 0 OR m.sender_id <> c.contact_id))
+             OR (m.sender_type = 'User' AND m.message_type <> 1)
+             OR (m.sender_type IS NULL AND m.message_type NOT IN (2, 3))
+             OR m.created_at NOT BETWEEN c.created_at AND c.last_activity_at) AS bad_messages,
+         (SELECT count(*) FROM messages m
+          WHERE m.sender_type = 'User'
+            AND NOT EXISTS (SELECT 1 FROM inbox_members im WHERE im.user_id = m.sender_id AND im.inbox_id = m.inbox_id)
+            AND NOT EXISTS (SELECT 1 FROM account_users au
+                            WHERE au.user_id = m.sender_id AND au.account_id = m.account_id AND au.role = 1)) AS outsiders,
+         (SELECT count(*) FROM conversations c
+          WHERE c.assignee_id IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM account_users au WHERE au.user_id = c.assignee_id AND au.account_id = c.account_id)
+         ) AS foreign_assignees,
+         (SELECT count(*) FROM (SELECT account_id FROM conversations GROUP BY account_id
+                                HAVING min(display_id) <> 1 OR max(display_id) <> count(*)) s) AS bad_display_ids`,
+    );
+    expect(r).toEqual({ bad_messages: '0', outsiders: '0', foreign_assignees: '0', bad_display_ids: '0' });
+  });
+
+  it('writes a mix of message types with common and near-unique words', async () => {
+    const r = await one<{ incoming: string; outgoing: string; notes: string; activity: string; total: string; common: string }>(
+      a,
+      `SELECT count(*) FILTER (WHERE message_type = 0) AS incoming, count(*) FILTER (WHERE message_type = 1 AND NOT private) AS outgoing,
+              count(*) FILTER (WHERE private) AS notes, count(*) FILTER (WHERE message_type = 2) AS activity, count(*) AS total,
+              count(*) FILTER (WHERE content ~* '\\morder\\M') AS common
+       FROM messages WHERE account_id = 1`,
+    );
+    const share = (n: string) => Number(n) / Number(r.total);
+    expect(share(r.incoming) + share(r.outgoing)).toBeGreaterThan(0.85);
+    expect(share(r.notes)).toBeGreaterThan(0.02);
+    expect(share(r.activity)).toBeGreaterThan(0.01);
+    expect(share(r.activity)).toBeLessThan(0.06);
+    expect(share(r.common)).toBeGreaterThan(0.15);
+    const codes = await a.admin.query<{ n: string }>(
+      `SELECT count(*) AS n FROM messages WHERE content ~ 'ORD-[0-9]{6}' GROUP BY substring(content from 'ORD-[0-9]{6}')`,
+    );
+    expect(codes.rows.length).toBeGreaterThan(5);
+    expect(codes.rows.every((row) => Number(row.n) <= 2)).toBe(true);
+  });
+
+  it('refuses a database that already has rows, and regenerates the same rows with force', async () => {
+    const before = await tableHashes(b);
+    await expect(generateData({ db: b.admin, scale: TINY, seed: 7, now: NOW })).rejects.toBeInstanceOf(DatabaseNotEmptyError);
+    await b.admin.query('DROP TABLE articles');
+    const forced: string[] = [];
+    await generateData({ db: b.admin, scale: TINY, seed: 7, now: NOW, force: true, log: (l) => forced.push(l) });
+    expect(forced).toContain('created the searchdesk schema');
+    expect(await tableHashes(b)).toEqual(before);
+    const next = await one<{ id: number }>(b, `SELECT nextval(pg_get_serial_sequence('messages', 'id'))::int AS id`);
+    expect(next.id).toBe(data.counts.messages + 1);
+  });
+});
