@@ -1,0 +1,624 @@
+/**
+ * Bad input through both surfaces of a spawned server (issue 6): fast-check properties, with a
+ * fixed seed, over every parameter of every operation — wildcards, quotes, SQL and query-DSL
+ * fragments, NUL, emoji, combining marks, RTL text, 10 000-character strings, numbers out of range,
+ * floats, negatives, arrays and objects where scalars belong, repeated and unknown REST query
+ * parameters — sent as raw query strings (REST, fetch) and as tool arguments (MCP SDK client over
+ * Streamable HTTP). Every answer is either the right rows (an oracle computed here from the
+ * fixture data) or the contract's 422 / tool error with a message the input justifies; never a
+ * 500, never a hang, never SQL or a stack trace in a body.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from './helpers/db.js';
+import { DAY, Fixture } from './helpers/fixtures.js';
+import { cliEnv, connectHttpMcp, REST_SUFFIX, startHttp, type HttpProcess } from './helpers/spawn.js';
+
+export const FUZZ_SEED = 20260606;
+export const FUZZ_REST_RUNS = 400;
+export const FUZZ_MCP_RUNS = 400;
+/** A request that takes longer than this is a hang. */
+const REQUEST_TIMEOUT_MS = 10_000;
+/** Node's default limit on the request line plus headers; a longer request target gets a 431. */
+const MAX_HEADER_BYTES = 16 * 1024;
+
+const NOW = Math.floor(Date.now() / 1000);
+const WINDOW_START = NOW - 90 * DAY;
+const MAX_UNIX = 253_402_300_799;
+const TOOLS = ['search_all', 'search_contacts', 'search_conversations', 'search_messages', 'search_articles'] as const;
+type Tool = (typeof TOOLS)[number];
+type Key = 'contacts' | 'conversations' | 'messages' | 'articles';
+
+/** The parameters each operation accepts (contract §3 and §6), in no particular order. */
+const ACCEPTS: Record<Tool, readonly string[]> = {
+  search_all: ['q', 'page', 'since', 'until'],
+  search_contacts: ['q', 'page', 'since', 'until'],
+  search_conversations: ['q', 'page', 'since', 'until'],
+  search_messages: ['q', 'page', 'from', 'inbox_id', 'since', 'until'],
+  search_articles: ['q', 'page'],
+};
+const KEYS_OF: Record<Tool, readonly Key[]> = {
+  search_all: ['contacts', 'conversations', 'messages', 'articles'],
+  search_contacts: ['contacts'],
+  search_conversations: ['conversations'],
+  search_messages: ['messages'],
+  search_articles: ['articles'],
+};
+
+const NAMES = [
+  '100% Pure_Name',
+  "back\\slash O'Brien",
+  'Zoë "Quote" 😀',
+  // A combining mark ends a word here; one inside a word is the known bug tested at the end.
+  'cafe\u0301 combining',
+  'مرحبا right-to-left \u202Eevil',
+  "Robert'); DROP TABLE contacts;--",
+  '{"match_all":{}} dsl',
+  'plain person',
+  '*:* OR 1=1 $1 ${jndi}',
+  'a_b%c\\d <script>x</script>',
+];
+/** Single characters (code points) plus multi-character fragments. */
+const ALPHABET = [
+  ...`%_\\'";-*{}: &=#+?/aeoPr10ë😀\u0301\u202Eم`,
+  ...['%2', '%00', 'OR', '1=1', '--', '$1', 'NULL', 'cole', 'pla'],
+];
+const SQL_AND_DSL = [
+  "' OR '1'='1",
+  "'; DROP TABLE messages; --",
+  'UNION SELECT token FROM access_tokens',
+  '$$; SELECT pg_sleep(10); $$',
+  '{"query":{"match_all":{}}}',
+  '{"script":{"source":"Thread.sleep(1)"}}',
+  '*',
+  'content:*',
+  'a OR b AND NOT c',
+  '\\\\%\\_',
+];
+
+let t: TestDatabase;
+let server: HttpProcess;
+let client: Client;
+const w = {
+  account: 0,
+  other: 0,
+  otherInbox: 0,
+  agentUser: 0,
+  inboxes: [] as number[],
+  token: '',
+  contacts: [] as Array<{ id: number; name: string; last: number }>,
+  conversations: [] as Array<{ id: number; display: number; name: string; last: number; created: number }>,
+  messages: [] as Array<{ id: number; content: string; inbox: number; sender: number; created: number }>,
+  articles: [] as Array<{ id: number; title: string; updated: number }>,
+};
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const fx = new Fixture(t.admin);
+  w.account = await fx.account({ advancedSearch: true });
+  w.other = await fx.account({ advancedSearch: true });
+  w.otherInbox = await fx.inbox(w.other);
+  const admin = await fx.user();
+  w.agentUser = await fx.user();
+  await fx.member(w.account, admin, 'administrator');
+  await fx.member(w.account, w.agentUser, 'agent');
+  w.token = await fx.token(admin);
+  w.inboxes = [await fx.inbox(w.account), await fx.inbox(w.account)];
+  const portal = await fx.portal(w.account);
+  for (const [i, name] of NAMES.entries()) {
+    const last = NOW - (i + 1) * DAY - 100;
+    const contact = await fx.contact(w.account, { name, last_activity_at: last });
+    w.contacts.push({ id: contact, name, last });
+    const created = NOW - (i + 1) * DAY;
+    const inbox = w.inboxes[i % 2]!;
+    const conv = await fx.conversation(w.account, inbox, {
+      contact_id: contact,
+      display_id: i + 1,
+      created_at: created,
+      last_activity_at: created,
+    });
+    w.conversations.push({ id: conv, display: i + 1, name, last: created, created });
+    const at = created + 10;
+    const message = await fx.message(conv, { content: name, created_at: at, sender_type: 'Contact', sender_id: contact });
+    w.messages.push({ id: message, content: name, inbox, sender: contact, created: at });
+    const updated = NOW - (i + 1) * DAY;
+    w.articles.push({ id: await fx.article(w.account, portal, { title: name, updated_at: updated }), title: name, updated });
+  }
+  // Another account's rows share every name: none may ever show up.
+  const foreignContact = await fx.contact(w.other, { name: NAMES.join(' ') });
+  const foreignConv = await fx.conversation(w.other, w.otherInbox, { contact_id: foreignContact, display_id: 1 });
+  await fx.message(foreignConv, { content: NAMES.join(' ') });
+  await fx.article(w.other, await fx.portal(w.other), { title: NAMES.join(' ') });
+
+  server = await startHttp(cliEnv({ DATABASE_URL: t.url }));
+  client = await connectHttpMcp(server.url, { api_access_token: w.token });
+  await client.listTools(); // the client then validates every structuredContent against its outputSchema
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  await server?.stop();
+  await t?.drop();
+});
+
+// ---------------------------------------------------------------------------------------------
+// The oracle: what the contract says the answer is, computed from the fixture data in memory.
+// ---------------------------------------------------------------------------------------------
+
+/** Parameters after validation, as the oracle understands them. */
+interface Effective {
+  q: string;
+  page: number;
+  since?: number;
+  until?: number;
+  inbox_id?: number;
+  from?: string;
+}
+
+/** Either the effective parameters, or every contract message the input justifies. */
+type Verdict = { ok: Effective } | { violations: string[] };
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const lower = (s: string) => s.toLowerCase();
+/** Contract §4.2 and README: words are runs of letters, combining marks and digits. */
+const wordsOf = (s: string) => [...new Set(lower(s).split(/[^\p{L}\p{M}\p{N}]+/u))].filter(Boolean);
+const within = (at: number, since?: number, until?: number) =>
+  (since === undefined || at >= since) && (until === undefined || at <= until);
+const newestFirst =
+  <T extends { id: number }>(time: (x: T) => number) =>
+  (a: T, b: T) =>
+    time(b) - time(a) || b.id - a.id;
+
+function senderFilter(from: string | undefined): { type: 'contact' | 'agent'; id: bigint } | undefined {
+  const m = from === undefined ? null : /^(contact|agent):(\d+)$/.exec(from);
+  return m ? { type: m[1] as 'contact' | 'agent', id: BigInt(m[2]!) } : undefined;
+}
+
+function matchingMessages(e: Pick<Effective, 'q' | 'since' | 'until' | 'inbox_id' | 'from'>): number[] {
+  const words = wordsOf(e.q);
+  const inboxes = e.inbox_id !== undefined && w.inboxes.includes(e.inbox_id) ? [e.inbox_id] : w.inboxes;
+  const sender = senderFilter(e.from);
+  return w.messages
+    .filter(
+      (m) =>
+        words.length > 0 &&
+        inboxes.includes(m.inbox) &&
+        within(m.created, e.since ?? WINDOW_START, e.until) &&
+        (sender === undefined || (sender.type === 'contact' && sender.id === BigInt(m.sender))) &&
+        words.every((qw) => wordsOf(m.content).some((cw) => cw.startsWith(qw))),
+    )
+    .sort(newestFirst((m) => m.created))
+    .map((m) => m.id);
+}
+
+/** Every matching id, in the contract's order, per payload key (before paging). */
+function expectedRows(tool: Tool, e: Effective): Partial<Record<Key, number[]>> {
+  const q = lower(e.q);
+  const contacts = () =>
+    w.contacts
+      .filter((c) => lower(c.name).includes(q) && within(c.last, e.since, e.until))
+      .sort(newestFirst((c) => c.last))
+      .map((c) => c.id);
+  const conversations = () =>
+    w.conversations
+      .filter((c) => (String(c.display).includes(q) || lower(c.name).includes(q)) && within(c.last, e.since, e.until))
+      .sort(newestFirst((c) => c.created))
+      .map((c) => c.id);
+  // Titles only, so every match is in the top relevance tier: newest update first.
+  const articles = () => {
+    const words = wordsOf(e.q);
+    return w.articles
+      .filter((a) => words.length > 0 && words.every((qw) => wordsOf(a.title).some((tw) => tw.startsWith(qw))))
+      .sort(newestFirst((a) => a.updated))
+      .map((a) => a.id);
+  };
+  switch (tool) {
+    case 'search_all':
+      return {
+        contacts: contacts(),
+        conversations: conversations(),
+        messages: matchingMessages({ q: e.q }),
+        articles: articles(),
+      };
+    case 'search_contacts':
+      return { contacts: contacts() };
+    case 'search_conversations':
+      return { conversations: conversations() };
+    case 'search_messages':
+      return { messages: matchingMessages(e) };
+    case 'search_articles':
+      return { articles: articles() };
+  }
+}
+
+const PAGE_MESSAGE = 'page must be an integer between 1 and 500';
+const timeMessage = (name: string) => `${name} must be an integer Unix timestamp (seconds)`;
+
+/** Checks one already-typed value against contract §3; pushes the violated rule's message. */
+function checkInteger(value: unknown, min: number, max: number, message: string, violations: string[]): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max) return value;
+  violations.push(message);
+  return undefined;
+}
+
+function checkQ(value: unknown, violations: string[]): string {
+  if (value === undefined || value === null) {
+    violations.push('q is required');
+    return '';
+  }
+  if (typeof value !== 'string') {
+    violations.push('q must be a string');
+    return '';
+  }
+  const q = value.trim();
+  if (q === '') violations.push('q must not be blank');
+  if (q.length > 500) violations.push('q must be at most 500 characters');
+  if (q.includes('\u0000')) violations.push('q must not contain NUL characters');
+  if (LONE_SURROGATE.test(q)) violations.push('q must be valid Unicode text');
+  return q;
+}
+
+/** The shared part of both surfaces: typed values → verdict (contract §3, §4.2's 90-day rule). */
+function judge(tool: Tool, input: Record<string, unknown>, violations: string[]): Verdict {
+  const accepts = ACCEPTS[tool];
+  const take = (key: string) => (accepts.includes(key) ? input[key] : undefined);
+  const q = checkQ(input.q, violations);
+  const page = checkInteger(take('page'), 1, 500, PAGE_MESSAGE, violations) ?? 1;
+  const since = checkInteger(take('since'), 0, MAX_UNIX, timeMessage('since'), violations);
+  const until = checkInteger(take('until'), 0, MAX_UNIX, timeMessage('until'), violations);
+  const inboxId = checkInteger(take('inbox_id'), 1, Number.MAX_SAFE_INTEGER, 'inbox_id must be a positive integer', violations);
+  const from = typeof take('from') === 'string' ? (take('from') as string) : undefined;
+  if (violations.length > 0) return { violations };
+  if (tool === 'search_messages' && since !== undefined && since < WINDOW_START)
+    return { violations: ['Search is limited to the last 90 days'] };
+  return { ok: { q, page, since, until, inbox_id: inboxId, from } };
+}
+
+/** REST: unknown parameters ignored, `?x=` absent, integers read from decimal text, repeats refused (but `from`). */
+function judgeRest(tool: Tool, query: URLSearchParams): Verdict {
+  const violations: string[] = [];
+  const input: Record<string, unknown> = {};
+  for (const key of ACCEPTS[tool]) {
+    const all = query.getAll(key);
+    if (all.length === 0) continue;
+    if (all.length > 1) {
+      if (key !== 'from') violations.push(`${key} must be given once`);
+      continue;
+    }
+    const raw = all[0]!;
+    if (raw === '' && key !== 'q') continue;
+    input[key] = key !== 'q' && key !== 'from' && /^\s*[+-]?\d+\s*$/.test(raw) ? Number(raw) : raw;
+  }
+  return judge(tool, input, violations);
+}
+
+/** MCP: an unknown argument is refused; `account_id` is a positive integer naming an account. */
+function judgeMcp(tool: Tool, args: Record<string, unknown>): Verdict {
+  const violations: string[] = [];
+  // The SDK's request schema drops a `__proto__` key (safely: no prototype is set), so it never reaches us.
+  const unknown = Object.keys(args).filter((k) => k !== 'account_id' && k !== '__proto__' && !ACCEPTS[tool].includes(k));
+  if (unknown.length > 0) violations.push(`unknown argument${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+  if ('account_id' in args) {
+    const id = args.account_id;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) violations.push('account_id must be a positive integer');
+    else if (id === w.other) violations.push('You are not authorized to access this account');
+    else if (id !== w.account) violations.push('Resource could not be found');
+  }
+  return judge(tool, args, violations);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generators.
+// ---------------------------------------------------------------------------------------------
+
+const qArb = fc.oneof(
+  fc
+    .constantFrom(...NAMES)
+    .chain((n) => fc.tuple(fc.nat(n.length - 1), fc.integer({ min: 1, max: 8 })).map(([i, len]) => n.slice(i, i + len))),
+  fc.array(fc.constantFrom(...ALPHABET), { minLength: 1, maxLength: 6 }).map((xs) => xs.join('')),
+  fc.constantFrom(...SQL_AND_DSL),
+);
+const textArb = fc.oneof(
+  { weight: 4, arbitrary: qArb },
+  { weight: 2, arbitrary: fc.string({ maxLength: 12 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 12 }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'x'.repeat(10_000),
+      '😀'.repeat(10_000),
+      'e\u0301'.repeat(5_000),
+      ` ${'a'.repeat(500)} `,
+      'a'.repeat(501),
+      'a\u0000b',
+      '\u0000',
+      '\ud83d',
+      'x\udc00y',
+      '   ',
+      '\u200B',
+      '\u00a0\u2028',
+    ),
+  },
+);
+const intTextArb = fc.oneof(
+  fc.integer({ min: -5, max: 520 }).map(String),
+  fc.constantFrom(
+    '',
+    '0',
+    '-0',
+    '+2',
+    ' 3 ',
+    '1.5',
+    '2.0',
+    '1e2',
+    '0x10',
+    '007',
+    '١',
+    '1,2',
+    '[1]',
+    '{"$gt":0}',
+    'NaN',
+    'Infinity',
+    '-1',
+    '9007199254740993',
+    '99999999999999999999',
+  ),
+);
+const timeTextArb = fc.oneof(
+  intTextArb,
+  fc
+    .constantFrom(NOW - 91 * DAY, NOW - 89 * DAY, NOW - 5 * DAY, NOW - 3 * DAY, NOW - DAY, NOW + DAY, MAX_UNIX, MAX_UNIX + 1)
+    .map(String),
+);
+const fromTextArb = fc.oneof(
+  fc.constantFrom(
+    'contact:',
+    'contact:abc',
+    'contact:-1',
+    ' contact:1',
+    'CONTACT:1',
+    'contact:99999999999999999999999',
+    'agent:1',
+    'contact:1 OR 1=1',
+  ),
+  fc.nat(NAMES.length - 1).map((i) => `contact:${w.contacts[i]!.id}`),
+  textArb,
+);
+
+const REST_KEYS = ['q', 'page', 'since', 'until', 'inbox_id', 'from'] as const;
+const UNKNOWN_KEYS = ['bogus', 'Q', 'q ', 'q[]', 'page[0]', '', 'api_access_token', 'account_id', 'per_page', 'sort'];
+
+function restValueArb(key: string): fc.Arbitrary<string> {
+  switch (key) {
+    case 'q':
+      return textArb;
+    case 'page':
+      return fc.oneof({ weight: 3, arbitrary: intTextArb }, { weight: 1, arbitrary: textArb });
+    case 'since':
+    case 'until':
+      return fc.oneof({ weight: 3, arbitrary: timeTextArb }, { weight: 1, arbitrary: textArb });
+    case 'inbox_id':
+      return fc.oneof(fc.constantFrom(...[...w.inboxes, w.otherInbox].map(String)), intTextArb, textArb);
+    case 'from':
+      return fromTextArb;
+    default:
+      return textArb;
+  }
+}
+
+/** Percent-encodes every UTF-8 byte but unreserved ASCII (a lone surrogate becomes U+FFFD, as a browser does). */
+function encodeLoose(s: string): string {
+  return [...Buffer.from(s, 'utf8')]
+    .map((b) =>
+      /[A-Za-z0-9\-._~]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
+}
+
+/** A query string of (key, value) pairs; each pair percent-encoded or left raw (`&`, `=`, `#`, `+`, `%` then mean what they mean in a URL). */
+const queryArb = fc
+  .tuple(
+    fc.option(fc.tuple(fc.constant('q'), fc.oneof({ weight: 2, arbitrary: qArb }, textArb), fc.boolean()), { freq: 8 }),
+    fc.array(
+      fc
+        .oneof(
+          { weight: 3, arbitrary: fc.constantFrom(...REST_KEYS) },
+          { weight: 1, arbitrary: fc.constantFrom(...UNKNOWN_KEYS) },
+        )
+        .chain((k) => fc.tuple(fc.constant(k), restValueArb(k), fc.boolean())),
+      { maxLength: 5 },
+    ),
+  )
+  .map(([first, rest]) =>
+    [...(first ? [first] : []), ...rest]
+      .map(([k, v, raw]) => (raw ? `${k}=${v}` : `${encodeLoose(k)}=${encodeLoose(v)}`))
+      .join('&'),
+  );
+
+/** JSON values a model might put anywhere: right type or not. */
+const jsonValueArb: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 3, arbitrary: textArb },
+  {
+    weight: 3,
+    arbitrary: fc.oneof(
+      fc.integer({ min: -5, max: 520 }),
+      fc.integer(),
+      fc.double(),
+      fc.constantFrom(0, -0, -1, 1.5, 2 ** 53, 2 ** 53 + 2, 1e300, -1e300, Number.NaN, Infinity, 501, MAX_UNIX + 1),
+    ),
+  },
+  { weight: 1, arbitrary: fc.constantFrom(true, false, null) },
+  { weight: 1, arbitrary: fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 4 })), { maxLength: 2 }) },
+  { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), { maxKeys: 2 }) },
+);
+
+function mcpValueArb(key: string): fc.Arbitrary<unknown> {
+  const good = new Map<string, fc.Arbitrary<unknown>>(
+    Object.entries({
+      q: qArb,
+      page: fc.integer({ min: 1, max: 3 }),
+      since: fc.constantFrom(NOW - 91 * DAY, NOW - 89 * DAY, NOW - 5 * DAY, NOW - DAY, 0),
+      until: fc.constantFrom(NOW - 3 * DAY, NOW, MAX_UNIX),
+      inbox_id: fc.constantFrom(...w.inboxes, w.otherInbox),
+      from: fromTextArb,
+      account_id: fc.constantFrom(w.account, w.other, 999_999_999),
+    }),
+  );
+  const right = good.get(key);
+  return right ? fc.oneof({ weight: 4, arbitrary: right }, { weight: 1, arbitrary: jsonValueArb }) : jsonValueArb;
+}
+
+const MCP_KEYS = ['q', 'page', 'since', 'until', 'inbox_id', 'from', 'account_id'] as const;
+const argsArb = fc
+  .tuple(
+    fc.option(mcpValueArb('q'), { freq: 8, nil: undefined }),
+    fc
+      .uniqueArray(
+        fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom(...MCP_KEYS) },
+          { weight: 1, arbitrary: fc.constantFrom('bogus', 'Q', 'q ', 'constructor', '__proto__', 'sql', 'limit', 'per_page') },
+        ),
+        { maxLength: 3 },
+      )
+      .chain((keys) => fc.tuple(...keys.map((k) => fc.tuple(fc.constant(k), mcpValueArb(k))))),
+  )
+  .map(([q, pairs]) =>
+    Object.fromEntries([...(q === undefined ? [] : [['q', q] as const]), ...pairs.filter(([k]) => k !== 'q' || q === undefined)]),
+  );
+
+// ---------------------------------------------------------------------------------------------
+// Assertions shared by both properties.
+// ---------------------------------------------------------------------------------------------
+
+/** What no answer may ever contain: SQL, a stack trace, a driver message, the caller's token. */
+function expectNoLeak(text: string): void {
+  expect(text).not.toMatch(/\b(SELECT|INSERT|UPDATE|DELETE)\b[\s\S]*\b(FROM|INTO|SET|WHERE)\b/i);
+  expect(text).not.toMatch(/\bILIKE\b|\bpg_|\bSQLSTATE\b|syntax error|relation "|node_modules|\n\s+at |\bat .+:\d+:\d+\)/);
+  expect(text).not.toContain(w.token);
+}
+
+/** Checks a successful payload against the oracle: the right rows, in order, and nothing else. */
+function expectPayload(tool: Tool, e: Effective, payload: Record<string, Array<{ id: number }>>): void {
+  expect(Object.keys(payload).sort()).toEqual([...KEYS_OF[tool]].sort());
+  const expected = expectedRows(tool, e);
+  for (const key of KEYS_OF[tool]) {
+    const rows = expected[key]!;
+    const got = payload[key]!.map((r) => r.id);
+    expect(got, `${key} of ${JSON.stringify(e)}`).toEqual(rows.slice((e.page - 1) * 15, e.page * 15));
+  }
+}
+
+/** Outcomes seen, so a property that only ever sees errors or empty lists fails. */
+const stats = { rest: new Map<number, number>(), restRows: 0, mcp: { ok: 0, error: 0, rows: 0 } };
+const someRows = (payload: Record<string, unknown[]>) => Object.values(payload).some((rows) => rows.length > 0);
+const count = (m: Map<number, number>, k: number) => m.set(k, (m.get(k) ?? 0) + 1);
+
+describe('bad input through REST and MCP (issue 6)', () => {
+  it(`REST: raw query strings answer the oracle's rows or its 422 (${FUZZ_REST_RUNS} runs, seed ${FUZZ_SEED})`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...TOOLS), queryArb, async (tool, query) => {
+        const url = `${server.url}/api/v1/accounts/${w.account}/search${REST_SUFFIX[tool]}?${query}`;
+        const target = new URL(url);
+        const res = await fetch(target, {
+          headers: { api_access_token: w.token },
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
+        const text = await res.text();
+        count(stats.rest, res.status);
+        const targetBytes = Buffer.byteLength(target.pathname + target.search);
+        if (targetBytes > MAX_HEADER_BYTES) {
+          // Refused by Node's HTTP parser before searchdesk sees it.
+          expect(res.status).toBe(431);
+          return;
+        }
+        expectNoLeak(text);
+        const verdict = judgeRest(tool, target.searchParams);
+        if ('violations' in verdict) {
+          expect(res.status, text).toBe(422);
+          const body = JSON.parse(text) as { error: string };
+          expect(Object.keys(body)).toEqual(['error']);
+          expect(verdict.violations).toContain(body.error);
+          return;
+        }
+        expect(res.status, `${text} for ${target.search}`).toBe(200);
+        const body = JSON.parse(text) as { payload: Record<string, Array<{ id: number }>> };
+        expect(Object.keys(body)).toEqual(['payload']);
+        expectPayload(tool, verdict.ok, body.payload);
+        if (someRows(body.payload)) stats.restRows += 1;
+      }),
+      { seed: FUZZ_SEED, numRuns: FUZZ_REST_RUNS },
+    );
+    // Not vacuous: both outcomes occur often.
+    expect(stats.rest.get(200) ?? 0).toBeGreaterThan(FUZZ_REST_RUNS / 5);
+    expect(stats.rest.get(422) ?? 0).toBeGreaterThan(FUZZ_REST_RUNS / 5);
+    expect(stats.restRows).toBeGreaterThan(FUZZ_REST_RUNS / 10);
+    expect([...stats.rest.keys()].every((s) => [200, 422, 431].includes(s))).toBe(true);
+  }, 120_000);
+
+  it(`MCP: any tool arguments answer the oracle's rows or its tool error (${FUZZ_MCP_RUNS} runs, seed ${FUZZ_SEED})`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...TOOLS), argsArb, async (tool, args) => {
+        // What goes over the wire (NaN → null, -0 → 0): the oracle judges that.
+        const sent = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
+        const r = (await client.callTool({ name: tool, arguments: sent }, undefined, {
+          timeout: REQUEST_TIMEOUT_MS,
+        })) as CallToolResult;
+        const text = (r.content[0] as { text: string }).text;
+        const verdict = judgeMcp(tool, sent);
+        if ('violations' in verdict) {
+          stats.mcp.error += 1;
+          expect(r, JSON.stringify(sent)).toEqual({ isError: true, content: [{ type: 'text', text: expect.any(String) }] });
+          expect(verdict.violations, JSON.stringify(sent)).toContain(text);
+          return;
+        }
+        stats.mcp.ok += 1;
+        expect(r.isError, `${text} for ${JSON.stringify(sent)}`).toBeFalsy();
+        expectNoLeak(JSON.stringify(r._meta));
+        const payload = (r.structuredContent as { payload: Record<string, Array<{ id: number }>> }).payload;
+        expect(JSON.parse(text)).toEqual(r.structuredContent);
+        expectPayload(tool, verdict.ok, payload);
+        if (someRows(payload)) stats.mcp.rows += 1;
+        const rows = expectedRows(tool, verdict.ok);
+        expect(r._meta).toMatchObject({
+          page: verdict.ok.page,
+          per_page: 15,
+          engine: 'postgres',
+          has_more: Object.fromEntries(KEYS_OF[tool].map((k) => [k, rows[k]!.length > verdict.ok.page * 15])),
+        });
+      }),
+      { seed: FUZZ_SEED, numRuns: FUZZ_MCP_RUNS },
+    );
+    expect(stats.mcp.ok).toBeGreaterThan(FUZZ_MCP_RUNS / 5);
+    expect(stats.mcp.error).toBeGreaterThan(FUZZ_MCP_RUNS / 5);
+    expect(stats.mcp.rows).toBeGreaterThan(FUZZ_MCP_RUNS / 10);
+  }, 120_000);
+
+  // KNOWN BUG (src/search/text.ts wordStartRegex): `(^|[^[:alnum:]])word` lets a word start right
+  // after a combining mark (and, under a C collation, after any non-ASCII letter), so the Postgres
+  // engine finds "cole" in a decomposed "école"; the contract's words (and the Elasticsearch /
+  // OpenSearch index, built with splitWords) keep marks inside words. Remove `.fails` once fixed.
+  it.fails('KNOWN BUG: the Postgres engine starts a word after a combining mark ("cole" finds "e\u0301cole")', async () => {
+    const fx = new Fixture(t.admin);
+    const account = await fx.account({ advancedSearch: true });
+    const user = await fx.user();
+    await fx.member(account, user, 'administrator');
+    const token = await fx.token(user);
+    await fx.message(await fx.conversation(account, await fx.inbox(account)), { content: 'e\u0301cole primaire' });
+    const res = await fetch(`${server.url}/api/v1/accounts/${account}/search/messages?q=cole`, {
+      headers: { api_access_token: token },
+    });
+    expect(await res.json()).toEqual({ payload: { messages: [] } });
+  });
+
+  it('the server survived every request: still up, and no internal error logged', async () => {
+    expect(server.child.exitCode).toBeNull();
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect(server.stderr()).not.toMatch(/"event":"(http_internal_error|tool_internal_error|db_error)"/);
+    expect(server.stderr()).not.toContain(w.token);
+  });
+});
