@@ -9,7 +9,7 @@ import { MESSAGE_JOINS, MESSAGE_JSON, toMessageRecord, type MessageRow } from '.
 import { PAGE_SIZE, type ConversationsParams } from './params.js';
 import type { ConversationRecord } from './records.js';
 import { epoch, pageClause, timeBounds } from './sql.js';
-import { containsPattern } from './text.js';
+import { containsPattern, hasTrigram } from './text.js';
 
 export interface ConversationRow {
   id: number;
@@ -36,28 +36,75 @@ export interface ConversationRow {
 
 const STATUSES = ['open', 'resolved', 'pending', 'snoozed'] as const;
 
+/** How the matching conversations are found; every strategy returns the same rows in the same order. */
+export type ConversationStrategy =
+  /** Walk the account's conversations with the match as a filter (the default variant). */
+  | 'scan'
+  /** Only the newest CONVERSATION_WINDOW accessible conversations: exact when they hold the whole page. */
+  | 'window'
+  /** Contacts by their trigram index, display ids by theirs, then order what matched. */
+  | 'trigram';
+
+/** Rows of the newest-first window the index-backed variant tries first. */
+export const CONVERSATION_WINDOW = 1_000;
+
+const CONTACT_FIELDS = ['name', 'email', 'phone_number', 'identifier'] as const;
+
 export function buildConversationsQuery(
   access: Pick<AccessContext, 'accountId' | 'inboxIds'>,
   params: ConversationsParams,
+  strategy: ConversationStrategy = 'scan',
 ): SqlQuery {
   const p = new SqlParams();
   const pattern = p.add(containsPattern(params.q));
-  const where = [
-    `cv.account_id = ${p.add(access.accountId)}::bigint`,
+  const account = p.add(access.accountId);
+  const accessible = [
+    `cv.account_id = ${account}::bigint`,
     `cv.inbox_id = ANY(${p.add(access.inboxIds)}::bigint[])`,
-    `(cv.display_id::text ILIKE ${pattern} OR ${['name', 'email', 'phone_number', 'identifier'].map((c) => `ct.${c} ILIKE ${pattern}`).join(' OR ')})`,
     ...timeBounds('cv.last_activity_at', params.since, params.until, p),
   ];
+  const contactMatch = CONTACT_FIELDS.map((c) => `ct.${c} ILIKE ${pattern}`).join(' OR ');
+  const match = `(cv.display_id::text ILIKE ${pattern} OR ${contactMatch})`;
+  const order = 'ORDER BY cv.created_at DESC, cv.id DESC';
+  const page = pageClause(params.page ?? 1, PAGE_SIZE, p);
+  const joinContact = 'LEFT JOIN contacts ct ON ct.id = cv.contact_id AND ct.account_id = cv.account_id';
+  let ctes: string;
+  if (strategy === 'window') {
+    // Not materialised: the outer LIMIT stops the walk as soon as the page is full.
+    ctes = `
+      hits AS (
+        SELECT cv.id, cv.created_at
+        FROM (SELECT cv.* FROM conversations cv WHERE ${accessible.join(' AND ')} ${order} LIMIT ${p.add(CONVERSATION_WINDOW)}) cv
+        ${joinContact}
+        WHERE ${match} ${order} ${page}
+      )`;
+  } else if (strategy === 'trigram') {
+    // ANY(ARRAY(…)) makes Postgres find the contacts first (trigram index), then their
+    // conversations by contact_id; the union carries what the access filter and order need.
+    const columns = 'cv.id, cv.account_id, cv.inbox_id, cv.created_at, cv.last_activity_at';
+    ctes = `
+      matched AS MATERIALIZED (
+        SELECT ${columns} FROM conversations cv
+        WHERE cv.account_id = ${account}::bigint AND cv.contact_id = ANY(ARRAY(
+          SELECT ct.id FROM contacts ct WHERE ct.account_id = ${account}::bigint AND (${contactMatch})))
+        UNION
+        SELECT ${columns} FROM conversations cv
+        WHERE cv.account_id = ${account}::bigint AND cv.display_id::text ILIKE ${pattern}
+      ),
+      hits AS (
+        SELECT cv.id, cv.created_at FROM matched cv
+        WHERE ${accessible.join(' AND ')} ${order} ${page}
+      )`;
+  } else {
+    ctes = `
+      hits AS (
+        SELECT cv.id, cv.created_at FROM conversations cv ${joinContact}
+        WHERE ${[...accessible, match].join(' AND ')} ${order} ${page}
+      )`;
+  }
   // Find and page the ids first, then decorate only the rows of this page.
   const text = `
-    WITH hits AS (
-      SELECT cv.id, cv.created_at
-      FROM conversations cv
-      LEFT JOIN contacts ct ON ct.id = cv.contact_id AND ct.account_id = cv.account_id
-      WHERE ${where.join('\n        AND ')}
-      ORDER BY cv.created_at DESC, cv.id DESC
-      ${pageClause(params.page ?? 1, PAGE_SIZE, p)}
-    )
+    WITH ${ctes}
     SELECT c.id, c.display_id, c.account_id, c.inbox_id, c.status,
            ${epoch('c.created_at')} AS created_at, ${epoch('c.last_activity_at')} AS last_activity_at,
            ct.id AS contact_id, ct.name AS contact_name, ct.email AS contact_email,
@@ -115,8 +162,27 @@ export function toConversationRecord(row: ConversationRow): ConversationRecord {
   };
 }
 
+/**
+ * The index-backed variant (`search_with_gin`): the newest conversations first — exact when
+ * they hold the whole page, and quick for common terms — else the trigram indexes, which are
+ * quick for rare terms. A `q` without three letters or digits in a row cannot use a trigram
+ * index, so it scans. All three return exactly the default's rows in the default's order.
+ */
+async function findIndexBacked(ctx: SearchContext, params: ConversationsParams): Promise<ConversationRow[]> {
+  const windowed = await ctx.db.query<ConversationRow>(
+    buildConversationsQuery(ctx.access, params, 'window'),
+    'search_conversations_window',
+  );
+  // A full page (plus the row telling has_more) inside the window is the exact answer.
+  if (windowed.length > PAGE_SIZE) return windowed;
+  const strategy = hasTrigram(params.q) ? 'trigram' : 'scan';
+  return ctx.db.query<ConversationRow>(buildConversationsQuery(ctx.access, params, strategy), `search_conversations_${strategy}`);
+}
+
 export async function searchConversations(ctx: SearchContext, params: ConversationsParams): Promise<Page<ConversationRecord>> {
   if (ctx.access.inboxIds.length === 0) return { items: [], hasMore: false };
-  const rows = await ctx.db.query<ConversationRow>(buildConversationsQuery(ctx.access, params), 'search_conversations');
+  const rows = ctx.access.flags.searchWithGin
+    ? await findIndexBacked(ctx, params)
+    : await ctx.db.query<ConversationRow>(buildConversationsQuery(ctx.access, params), 'search_conversations');
   return toPage(rows.map(toConversationRecord));
 }

@@ -30,3 +30,11 @@ export function containsPattern(text: string): string {
 export function wordStartRegex(word: string): string {
   return `(^|[^[:alnum:]])${word}`;
 }
+
+/**
+ * Whether a trigram index can narrow a `%q%` match: pg_trgm needs three letters or digits in a
+ * row. Anything shorter makes the index return every row, and a scan is faster.
+ */
+export function hasTrigram(q: string): boolean {
+  return /[\p{L}\p{N}]{3}/u.test(q);
+}
