@@ -4,8 +4,8 @@ import { inject } from 'vitest';
 import type { Db } from '../../src/db/db.js';
 import { toMessageDocument } from '../../src/indexer/documents.js';
 import { createElasticsearchStore } from '../../src/indexer/elasticsearch.js';
-import { currentWatermark } from '../../src/indexer/source.js';
-import { readSourceBatches } from '../../src/indexer/source.js';
+import { currentWatermark, readSourceBatches } from '../../src/indexer/source.js';
+import type { IndexStore } from '../../src/indexer/store.js';
 import { createElasticsearchClient, createElasticsearchEngine } from '../../src/search/engines/elasticsearch.js';
 import type { MessageEngine } from '../../src/search/engines/engine.js';
 
@@ -21,11 +21,18 @@ export interface TestIndex {
   drop(): Promise<void>;
 }
 
-/** Creates an index, fills it from `db` and returns an engine on it. */
-export async function createTestIndex(db: Db): Promise<TestIndex> {
-  const client = createElasticsearchClient(esUrl, 30_000);
+/**
+ * Creates a searchdesk-format index through `store`, fills it from `db` with the indexer's own
+ * code, and returns the engine `makeEngine` builds on it. Shared by the Elasticsearch and
+ * OpenSearch helpers.
+ */
+export async function createIndexOn(
+  db: Db,
+  store: IndexStore,
+  makeEngine: (index: string) => MessageEngine,
+  closeClient: () => Promise<void>,
+): Promise<TestIndex> {
   const index = `sd_test_${randomBytes(6).toString('hex')}`;
-  const store = createElasticsearchStore(client);
   await store.createIndex(index, {
     format: 'searchdesk',
     version: 1,
@@ -39,13 +46,26 @@ export async function createTestIndex(db: Db): Promise<TestIndex> {
     }
   };
   await sync();
+  const engine = makeEngine(index);
   return {
     index,
-    engine: createElasticsearchEngine({ url: esUrl, index, timeoutMs: 10_000 }),
+    engine,
     sync,
     async drop() {
-      await client.indices.delete({ index }, { ignore: [404] });
-      await client.close();
+      await engine.close();
+      await store.deleteIndex(index);
+      await closeClient();
     },
   };
+}
+
+/** Creates an Elasticsearch index, fills it from `db` and returns an engine on it. */
+export function createTestIndex(db: Db): Promise<TestIndex> {
+  const client = createElasticsearchClient(esUrl, 30_000);
+  return createIndexOn(
+    db,
+    createElasticsearchStore(client),
+    (index) => createElasticsearchEngine({ url: esUrl, index, timeoutMs: 10_000 }),
+    () => client.close(),
+  );
 }
