@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containsPattern, escapeLike, splitWords } from './text.js';
+import { containsPattern, escapeLike, hasTrigram, splitWords, wordStartRegex } from './text.js';
 
 describe('splitWords', () => {
   it('splits on every non-letter/digit character and lower-cases', () => {
@@ -17,5 +17,21 @@ describe('escapeLike', () => {
   it('makes %, _ and \\ literal', () => {
     expect(escapeLike('50%_a\\b')).toBe('50\\%\\_a\\\\b');
     expect(containsPattern('a%')).toBe('%a\\%%');
+  });
+});
+
+describe('wordStartRegex', () => {
+  it('treats combining marks as part of a word, like splitWords does', () => {
+    expect(splitWords('e\u0301cole')).toEqual(['e\u0301cole']);
+    expect(wordStartRegex('cole')).toContain('\\u0300-\\u036f');
+  });
+});
+
+describe('hasTrigram', () => {
+  it('needs three letters or digits in a row', () => {
+    expect(hasTrigram('abc')).toBe(true);
+    expect(hasTrigram('a-b-c')).toBe(false);
+    expect(hasTrigram('42')).toBe(false);
+    expect(hasTrigram('+336')).toBe(true);
   });
 });

@@ -24,11 +24,18 @@ export function containsPattern(text: string): string {
 }
 
 /**
- * A Postgres regular expression (for `~*`) that matches `word` at the start of a word.
+ * Combining marks (Unicode blocks of Mn characters): part of a word, like letters, though
+ * Postgres's [:alnum:] does not include them. Written as ARE escapes.
+ */
+const MARK_RANGES = ['\\u0300-\\u036f', '\\u1ab0-\\u1aff', '\\u1dc0-\\u1dff', '\\u20d0-\\u20ff', '\\ufe20-\\ufe2f'].join('');
+
+/**
+ * A Postgres regular expression (for `~*`) that matches `word` at the start of a word: at the
+ * start of the text or after a character that is neither a letter, a digit nor a combining mark.
  * Words hold only letters, marks and digits, so nothing in them needs escaping.
  */
 export function wordStartRegex(word: string): string {
-  return `(^|[^[:alnum:]])${word}`;
+  return `(^|[^[:alnum:]${MARK_RANGES}])${word}`;
 }
 
 /**
