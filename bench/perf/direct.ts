@@ -1,0 +1,206 @@
+/**
+ * The baseline: the same search without the MCP HTTP surface. SQL is built with the core's own
+ * builders and sent through a plain pg Pool; message ids come from the engine's own request
+ * (Postgres SQL, or the query DSL through the Elasticsearch/OpenSearch client), then the records
+ * are read with the same SQL the core uses. What is left between this and an MCP call is the
+ * surface: HTTP, JSON-RPC, token and access checks, validation, record mapping, serialisation.
+ */
+import pg from 'pg';
+import { resolveAccess, type AccessContext } from '../../src/auth/access.js';
+import { SqlParams, type Db, type SqlQuery } from '../../src/db/db.js';
+import { buildArticlesQuery } from '../../src/search/articles.js';
+import { buildContactsQuery } from '../../src/search/contacts.js';
+import { buildConversationsQuery, type ConversationStrategy } from '../../src/search/conversations.js';
+import { createElasticsearchClient } from '../../src/search/engines/elasticsearch.js';
+import { buildMessageIdsQuery, messageFilterClauses } from '../../src/search/engines/postgres.js';
+import { createOpenSearchClient } from '../../src/search/engines/opensearch.js';
+import { buildSearchdeskQuery } from '../../src/search/engines/query-dsl.js';
+import { createSearchkickEngine } from '../../src/search/engines/searchkick.js';
+import type { API } from '@opensearch-project/opensearch';
+import { MESSAGE_COLUMNS, MESSAGE_JOINS } from '../../src/search/message-records.js';
+import { buildMessageQuery, type MessageQuery } from '../../src/search/message-query.js';
+import { PAGE_SIZE, parseParams, type Operation } from '../../src/search/params.js';
+import { splitWords, hasTrigram } from '../../src/search/text.js';
+import type { BenchQuery, Role } from './workload.js';
+
+export type EngineKind = 'postgres' | 'elasticsearch' | 'opensearch' | 'opensearch+searchkick';
+
+export interface DirectEngine {
+  kind: EngineKind;
+  findIds(query: MessageQuery): Promise<number[]>;
+  close(): Promise<void>;
+}
+
+const OPS: Record<BenchQuery['tool'], Operation> = {
+  search_all: 'all',
+  search_contacts: 'contacts',
+  search_conversations: 'conversations',
+  search_messages: 'messages',
+  search_articles: 'articles',
+};
+
+export class Direct {
+  readonly pool: pg.Pool;
+  private access = new Map<Role, AccessContext>();
+
+  constructor(databaseUrl: string, statementTimeoutMs: number) {
+    this.pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: 10,
+      options: `-c statement_timeout=${statementTimeoutMs} -c default_transaction_read_only=on`,
+    });
+  }
+
+  /** A Db over the plain pool, only to resolve access with the core's own query. */
+  private asDb(): Db {
+    return {
+      kind: 'pg',
+      query: async <R extends object>(q: SqlQuery) => (await this.pool.query(q.text, q.values)).rows as R[],
+      ping: async () => {
+        await this.pool.query('SELECT 1');
+      },
+      close: async () => {},
+    };
+  }
+
+  async resolve(role: Role, token: string, accountId: number): Promise<AccessContext> {
+    const res = await this.pool.query<{ owner_id: string }>('SELECT owner_id FROM access_tokens WHERE token = $1', [token]);
+    const userId = Number(res.rows[0]?.owner_id);
+    const access = await resolveAccess(this.asDb(), { userId }, accountId);
+    this.access.set(role, access);
+    return access;
+  }
+
+  accessOf(role: Role): AccessContext {
+    const a = this.access.get(role);
+    if (!a) throw new Error(`access of ${role} not resolved`);
+    return a;
+  }
+
+  private async rows(q: SqlQuery): Promise<unknown[]> {
+    return (await this.pool.query<Record<string, unknown>>(q.text, q.values)).rows;
+  }
+
+  private async conversations(access: AccessContext, params: ReturnType<typeof parseParams<'conversations'>>, gin: boolean) {
+    if (access.inboxIds.length === 0) return [];
+    if (!gin) return this.rows(buildConversationsQuery(access, params));
+    const windowed = await this.rows(buildConversationsQuery(access, params, 'window'));
+    if (windowed.length > PAGE_SIZE) return windowed;
+    const strategy: ConversationStrategy = hasTrigram(params.q) ? 'trigram' : 'scan';
+    return this.rows(buildConversationsQuery(access, params, strategy));
+  }
+
+  private async messages(access: AccessContext, params: ReturnType<typeof parseParams<'messages'>>, engine: DirectEngine) {
+    const query = buildMessageQuery(access, params, Date.now());
+    if (!query) return [];
+    const ids = (await engine.findIds(query)).slice(0, query.limit - 1);
+    if (ids.length === 0) return [];
+    const p = new SqlParams();
+    const where = [`m.id = ANY(${p.add(ids)}::bigint[])`, ...messageFilterClauses(query, p)];
+    return this.rows({
+      text: `SELECT ${MESSAGE_COLUMNS} FROM messages m ${MESSAGE_JOINS} WHERE ${where.join(' AND ')}`,
+      values: p.values,
+    });
+  }
+
+  /** Runs one benchmark query directly; resolves with its duration in ms. */
+  async run(q: BenchQuery, opts: { gin: boolean; engine: DirectEngine }): Promise<number> {
+    const started = performance.now();
+    const access = this.accessOf(q.role);
+    const op = OPS[q.tool];
+    switch (op) {
+      case 'contacts':
+        await this.rows(buildContactsQuery(access, parseParams('contacts', q.args)));
+        break;
+      case 'conversations':
+        await this.conversations(access, parseParams('conversations', q.args), opts.gin);
+        break;
+      case 'articles': {
+        const params = parseParams('articles', q.args);
+        const words = splitWords(params.q);
+        if (words.length > 0) await this.rows(buildArticlesQuery(access, params, words, opts.gin));
+        break;
+      }
+      case 'messages':
+        await this.messages(access, parseParams('messages', q.args), opts.engine);
+        break;
+      case 'all': {
+        const { q: text, page, since, until } = parseParams('all', q.args);
+        const words = splitWords(text);
+        await Promise.all([
+          this.rows(buildContactsQuery(access, { q: text, page, since, until })),
+          this.conversations(access, { q: text, page, since, until }, opts.gin),
+          access.flags.advancedSearch ? this.messages(access, { q: text, page }, opts.engine) : Promise.resolve([]),
+          words.length > 0 ? this.rows(buildArticlesQuery(access, { q: text, page }, words, opts.gin)) : Promise.resolve([]),
+        ]);
+        break;
+      }
+    }
+    return performance.now() - started;
+  }
+
+  /** The SQL of a contacts/conversations/articles/messages(Postgres) query, for EXPLAIN. */
+  sqlOf(q: BenchQuery, gin: boolean, strategy?: ConversationStrategy): SqlQuery | undefined {
+    const access = this.accessOf(q.role);
+    switch (OPS[q.tool]) {
+      case 'contacts':
+        return buildContactsQuery(access, parseParams('contacts', q.args));
+      case 'conversations':
+        return buildConversationsQuery(access, parseParams('conversations', q.args), strategy ?? (gin ? 'window' : 'scan'));
+      case 'articles': {
+        const params = parseParams('articles', q.args);
+        return buildArticlesQuery(access, params, splitWords(params.q), gin);
+      }
+      case 'messages': {
+        const query = buildMessageQuery(access, parseParams('messages', q.args), Date.now());
+        return query ? buildMessageIdsQuery(query) : undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+export function postgresEngine(pool: pg.Pool): DirectEngine {
+  return {
+    kind: 'postgres',
+    async findIds(query) {
+      const { text, values } = buildMessageIdsQuery(query);
+      return (await pool.query<{ id: string }>(text, values)).rows.map((r) => Number(r.id));
+    },
+    close: async () => {},
+  };
+}
+
+export function elasticsearchEngine(url: string, index: string): DirectEngine {
+  const client = createElasticsearchClient(url, 60_000);
+  return {
+    kind: 'elasticsearch',
+    async findIds(query) {
+      const res = await client.search({ index, ...buildSearchdeskQuery(query) });
+      return res.hits.hits.map((h) => Number(h._id));
+    },
+    close: () => client.close(),
+  };
+}
+
+export function opensearchEngine(url: string, index: string): DirectEngine {
+  const client = createOpenSearchClient(url, 60_000);
+  return {
+    kind: 'opensearch',
+    async findIds(query) {
+      const res = await client.search({ index, body: buildSearchdeskQuery(query) as API.Search_RequestBody });
+      return res.body.hits.hits.map((h) => Number(h._id));
+    },
+    close: () => client.close(),
+  };
+}
+
+export function searchkickEngine(url: string, index: string): DirectEngine {
+  const engine = createSearchkickEngine({ client: 'opensearch', url, index, timeoutMs: 60_000 });
+  return { kind: 'opensearch+searchkick', findIds: (q) => engine.findIds(q), close: () => engine.close() };
+}

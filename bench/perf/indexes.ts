@@ -1,0 +1,141 @@
+/**
+ * The message indexes the engine comparison needs, built from the bench database when missing:
+ * searchdesk-format indexes with searchdesk's own indexer (runIndex + the Elasticsearch or
+ * OpenSearch store), and a help-desk-format (Searchkick) index on OpenSearch built with the test
+ * suite's stand-in for the help desk's index (test/helpers/searchkick.ts), fed in batches.
+ */
+import type pg from 'pg';
+import { createPgDb } from '../../src/db/pg.js';
+import type { Db } from '../../src/db/db.js';
+import { createElasticsearchStore } from '../../src/indexer/elasticsearch.js';
+import { runIndex } from '../../src/indexer/indexer.js';
+import { createOpenSearchStore } from '../../src/indexer/opensearch.js';
+import { createProgress } from '../../src/indexer/progress.js';
+import type { IndexStore } from '../../src/indexer/store.js';
+import { createLogger } from '../../src/logger.js';
+import { createElasticsearchClient } from '../../src/search/engines/elasticsearch.js';
+import { createOpenSearchClient } from '../../src/search/engines/opensearch.js';
+import { createHelpdeskIndex, request, toHelpdeskDocument } from '../../test/helpers/searchkick.js';
+
+export interface IndexStatus {
+  alias: string;
+  docs: number;
+  /** Seconds spent building it in this run (0 when it existed). */
+  builtSeconds: number;
+}
+
+/** Searchable (incoming/outgoing) messages of every account: what a complete index holds. */
+export async function searchableCount(pool: pg.Pool): Promise<number> {
+  const res = await pool.query<{ n: string }>('SELECT count(*) AS n FROM messages WHERE message_type IN (0, 1)');
+  return Number(res.rows[0]?.n);
+}
+
+async function ensureSearchdesk(
+  databaseUrl: string,
+  store: IndexStore,
+  alias: string,
+  log: (s: string) => void,
+): Promise<IndexStatus> {
+  const target = await store.resolveAlias(alias);
+  if (target.kind === 'alias') {
+    return { alias, docs: await store.count(alias), builtSeconds: 0 };
+  }
+  log(`building ${store.engine} index ${alias} with searchdesk's indexer (runIndex)…`);
+  const logger = createLogger('warn');
+  const db = createPgDb({ url: databaseUrl, readOnly: true, statementTimeoutMs: 0, poolSize: 2, logger });
+  try {
+    const report = await runIndex({ db, store, alias, logger, progress: createProgress(process.stderr) });
+    return { alias, docs: await store.count(alias), builtSeconds: report.seconds };
+  } finally {
+    await db.close();
+  }
+}
+
+export async function ensureElasticsearchIndex(databaseUrl: string, url: string, alias: string, log: (s: string) => void) {
+  const client = createElasticsearchClient(url, 300_000);
+  try {
+    return await ensureSearchdesk(databaseUrl, createElasticsearchStore(client), alias, log);
+  } finally {
+    await client.close();
+  }
+}
+
+export async function ensureOpenSearchIndex(databaseUrl: string, url: string, alias: string, log: (s: string) => void) {
+  const client = createOpenSearchClient(url, 300_000);
+  try {
+    return await ensureSearchdesk(databaseUrl, createOpenSearchStore(client), alias, log);
+  } finally {
+    await client.close();
+  }
+}
+
+async function aliasDocs(url: string, alias: string): Promise<number | undefined> {
+  const res = await fetch(`${url}/${alias}/_count`);
+  if (!res.ok) return undefined;
+  return ((await res.json()) as { count: number }).count;
+}
+
+/**
+ * A help-desk-format index on OpenSearch, reachable at the stable alias `alias` (the helper names
+ * its own alias at random). Reused when it holds every searchable message; rebuilt otherwise.
+ */
+export async function ensureSearchkickIndex(
+  pool: pg.Pool,
+  databaseUrl: string,
+  url: string,
+  alias: string,
+  log: (s: string) => void,
+): Promise<IndexStatus> {
+  const expected = await searchableCount(pool);
+  const existing = await aliasDocs(url, alias);
+  if (existing === expected) return { alias, docs: existing, builtSeconds: 0 };
+  if (existing !== undefined) {
+    // Incomplete (an interrupted build): drop the indices behind the alias and start over.
+    const indices = Object.keys((await request(url, 'GET', `/_alias/${alias}`)) as Record<string, unknown>);
+    for (const index of indices) await request(url, 'DELETE', `/${index}`);
+  }
+  log(`building the help-desk-format (Searchkick) index ${alias} on OpenSearch (${expected.toLocaleString('en')} messages)…`);
+  const started = performance.now();
+  const logger = createLogger('warn');
+  const db: Db = createPgDb({ url: databaseUrl, readOnly: true, statementTimeoutMs: 0, poolSize: 3, logger });
+  try {
+    const helpdesk = await createHelpdeskIndex(db, { url, client: 'opensearch', analysis: 'full' });
+    await request(url, 'PUT', `/${helpdesk.index}/_settings`, { index: { refresh_interval: '-1' } });
+    const progress = createProgress(process.stderr);
+    progress.start(`indexing ${helpdesk.index}`, expected);
+    const bounds = await pool.query<{ lo: string; hi: string }>('SELECT min(id) AS lo, max(id) AS hi FROM messages');
+    const lo = Number(bounds.rows[0]?.lo);
+    const hi = Number(bounds.rows[0]?.hi);
+    const step = 4_000;
+    let next = lo;
+    // Two feeders: one reads Postgres while the other's bulk request is indexed.
+    const feeder = async () => {
+      for (;;) {
+        const from = next;
+        if (from > hi) return;
+        next += step;
+        const rows = await db.query<Parameters<typeof toHelpdeskDocument>[0]>({
+          text: `SELECT m.id, m.account_id, m.inbox_id, m.conversation_id, c.display_id, m.content, m.message_type,
+                        m.private, m.sender_type, m.sender_id,
+                        floor(extract(epoch FROM m.created_at) * 1000)::bigint AS created_at_ms
+                 FROM messages m JOIN conversations c ON c.id = m.conversation_id
+                 WHERE m.message_type IN (0, 1) AND m.id >= $1 AND m.id < $2 ORDER BY m.id`,
+          values: [from, from + step],
+        });
+        if (rows.length === 0) continue;
+        const lines = rows.flatMap((r) => [{ index: { _index: helpdesk.index, _id: String(r.id) } }, toHelpdeskDocument(r)]);
+        const res = (await request(url, 'POST', '/_bulk', lines)) as { errors: boolean; items: unknown[] };
+        if (res.errors) throw new Error(`bulk failed: ${JSON.stringify(res.items.slice(0, 2))}`);
+        progress.advance(rows.length);
+      }
+    };
+    await Promise.all([feeder(), feeder()]);
+    progress.finish();
+    await request(url, 'PUT', `/${helpdesk.index}/_settings`, { index: { refresh_interval: '1s' } });
+    await request(url, 'POST', `/${helpdesk.index}/_refresh`);
+    await request(url, 'POST', '/_aliases', { actions: [{ add: { index: helpdesk.index, alias } }] });
+    return { alias, docs: (await aliasDocs(url, alias)) ?? 0, builtSeconds: (performance.now() - started) / 1000 };
+  } finally {
+    await db.close();
+  }
+}

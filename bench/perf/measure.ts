@@ -1,0 +1,172 @@
+/** Measurement loops: paired MCP/direct latency at concurrency 1, and throughput at concurrency N. */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Direct, DirectEngine } from './direct.js';
+import { callTool, sampleRss, type CallOutcome } from './server.js';
+import { median, summarize, type Summary } from './stats.js';
+import type { BenchQuery, Role } from './workload.js';
+
+export type Clients = Record<Role, Client>;
+
+export interface QuerySample {
+  query: BenchQuery;
+  mcp: number[];
+  direct: number[];
+  /** The same call as a plain JSON-RPC POST (no SDK client). */
+  raw: number[];
+}
+
+export interface LatencyResult {
+  samples: QuerySample[];
+  mcp: Summary;
+  direct: Summary;
+  raw: Summary;
+  /** Per paired call: MCP (SDK client) ms − direct ms. */
+  overheads: number[];
+  /** Per paired call: plain JSON-RPC POST ms − direct ms: the server's surface alone. */
+  serverOverheads: number[];
+  errors: string[];
+  engines: Record<string, number>;
+  /** Queries not run because the time budget ran out. */
+  skipped: number;
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Calls each query once through MCP (and the direct path when given), results unused. */
+export async function warmUp(clients: Clients, accountId: number, queries: BenchQuery[], direct?: () => Promise<unknown>[]) {
+  for (const q of queries) await callTool(clients[q.role], accountId, q);
+  if (direct) for (const d of direct()) await d;
+}
+
+/**
+ * Each query `reps` times at concurrency 1; with `directRun`, the direct baseline runs right next to
+ * each MCP call (order alternating per rep), so both see the same cache and machine load.
+ */
+export async function measureLatency(
+  clients: Clients,
+  accountId: number,
+  queries: BenchQuery[],
+  opts: {
+    reps: number;
+    budgetSeconds: number;
+    directRun?: (q: BenchQuery) => Promise<number>;
+    rawRun?: (q: BenchQuery) => Promise<CallOutcome>;
+  },
+): Promise<LatencyResult> {
+  const samples: QuerySample[] = queries.map((query) => ({ query, mcp: [], direct: [], raw: [] }));
+  const overheads: number[] = [];
+  const serverOverheads: number[] = [];
+  const errors: string[] = [];
+  const engines: Record<string, number> = {};
+  const deadline = performance.now() + opts.budgetSeconds * 1000;
+  let skipped = 0;
+  for (let rep = 0; rep < opts.reps; rep++) {
+    for (const s of samples) {
+      if (performance.now() > deadline) {
+        skipped++;
+        continue;
+      }
+      const runDirect = async () => {
+        if (!opts.directRun) return undefined;
+        try {
+          return await opts.directRun(s.query);
+        } catch (err) {
+          errors.push(`direct ${s.query.tool} ${JSON.stringify(s.query.args)}: ${(err as Error).message.slice(0, 160)}`);
+          return undefined;
+        }
+      };
+      let d: number | undefined;
+      if (rep % 2 === 0) d = await runDirect();
+      const out = await callTool(clients[s.query.role], accountId, s.query);
+      if (rep % 2 === 1) d = await runDirect();
+      if (!out.ok) {
+        errors.push(`${s.query.tool} ${JSON.stringify(s.query.args)}: ${out.error ?? ''}`);
+        continue;
+      }
+      if (out.engine) engines[out.engine] = (engines[out.engine] ?? 0) + 1;
+      s.mcp.push(out.ms);
+      const raw = opts.rawRun ? await opts.rawRun(s.query) : undefined;
+      if (raw?.ok) s.raw.push(raw.ms);
+      else if (raw) errors.push(`raw ${s.query.tool} ${JSON.stringify(s.query.args)}: ${raw.error ?? ''}`);
+      if (d !== undefined) {
+        s.direct.push(d);
+        overheads.push(out.ms - d);
+        if (raw?.ok) serverOverheads.push(raw.ms - d);
+      }
+    }
+  }
+  return {
+    samples,
+    mcp: summarize(samples.flatMap((s) => s.mcp)),
+    direct: summarize(samples.flatMap((s) => s.direct)),
+    raw: summarize(samples.flatMap((s) => s.raw)),
+    overheads,
+    serverOverheads,
+    errors,
+    engines,
+    skipped,
+  };
+}
+
+/** Direct runs of `queries` (warm-up of the baseline path). */
+export function directWarmers(direct: Direct, queries: BenchQuery[], gin: boolean, engine: DirectEngine) {
+  return () => queries.map((q) => direct.run(q, { gin, engine }).catch(() => undefined));
+}
+
+export interface ThroughputResult {
+  concurrency: number;
+  seconds: number;
+  calls: number;
+  errors: number;
+  callsPerSecond: number;
+  latency: Summary;
+  peakRssMb: number;
+  firstErrors: string[];
+}
+
+/** `concurrency` workers calling the mixed workload in turn for `seconds`; RSS sampled meanwhile. */
+export async function measureThroughput(
+  clientsPerWorker: Clients[],
+  accountId: number,
+  queries: BenchQuery[],
+  opts: { concurrency: number; seconds: number; pid: number },
+): Promise<ThroughputResult> {
+  const latencies: number[] = [];
+  const firstErrors: string[] = [];
+  let errors = 0;
+  const rss = sampleRss(opts.pid);
+  const started = performance.now();
+  const deadline = started + opts.seconds * 1000;
+  const worker = async (w: number) => {
+    const clients = clientsPerWorker[w % clientsPerWorker.length] as Clients;
+    let i = Math.floor((w * queries.length) / opts.concurrency);
+    while (performance.now() < deadline) {
+      const q = queries[i++ % queries.length] as BenchQuery;
+      const out = await callTool(clients[q.role], accountId, q);
+      if (out.ok) latencies.push(out.ms);
+      else {
+        errors++;
+        if (firstErrors.length < 5) firstErrors.push(`${q.tool} ${JSON.stringify(q.args)}: ${out.error ?? ''}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: opts.concurrency }, (_, w) => worker(w)));
+  const seconds = (performance.now() - started) / 1000;
+  const peakRssMb = rss.stop();
+  await wait(200);
+  return {
+    concurrency: opts.concurrency,
+    seconds,
+    calls: latencies.length,
+    errors,
+    callsPerSecond: latencies.length / seconds,
+    latency: summarize(latencies),
+    peakRssMb,
+    firstErrors,
+  };
+}
+
+/** The query whose median MCP latency is the highest. */
+export function slowest(result: LatencyResult): QuerySample | undefined {
+  return [...result.samples].filter((s) => s.mcp.length > 0).sort((a, b) => median(b.mcp) - median(a.mcp))[0];
+}
