@@ -147,7 +147,7 @@ describe.each(searchEngines)('$name faults', ({ name, skip, url, index, env }) =
     const { client } = await serve({ ...env(proxy.proxied(url()), testIndex.index), SEARCHDESK_ENGINE_TIMEOUT_MS: '300' });
     expect(await searchMessages(client)).toMatchObject({ ids: f.messages, engine: name });
 
-    const DELAY_MS = 3_000;
+    const DELAY_MS = 5_000;
     proxy.delay(DELAY_MS);
     // Each answer arrives well before the engine would have: timeout (300 ms) + a Postgres query.
     for (let i = 0; i < 4; i++) {
