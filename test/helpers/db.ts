@@ -27,6 +27,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const admin = new pg.Pool({ connectionString: url.toString(), max: 2 });
+  // DROP DATABASE … WITH (FORCE) at teardown may end a client the pool is still closing.
+  admin.on('error', () => undefined);
   const db = createPgDb({ url: url.toString(), readOnly: true, statementTimeoutMs: 10_000, poolSize: 4, logger: silentLogger });
   return {
     url: url.toString(),
