@@ -5,7 +5,7 @@ import { toPage, type Page, type SearchContext } from './context.js';
 import { PAGE_SIZE, type ContactsParams } from './params.js';
 import type { ContactRecord } from './records.js';
 import { epoch, pageClause, timeBounds } from './sql.js';
-import { containsPattern } from './text.js';
+import { substringMatch } from './text.js';
 
 export interface ContactRow {
   id: number;
@@ -22,10 +22,13 @@ export const CONTACT_COLUMNS = ['name', 'email', 'phone_number', 'identifier'] a
 
 export function buildContactsQuery(access: Pick<AccessContext, 'accountId'>, params: ContactsParams): SqlQuery {
   const p = new SqlParams();
-  const pattern = p.add(containsPattern(params.q));
   const where = [
     `c.account_id = ${p.add(access.accountId)}::bigint`,
-    `(${CONTACT_COLUMNS.map((col) => `c.${col} ILIKE ${pattern}`).join(' OR ')})`,
+    substringMatch(
+      CONTACT_COLUMNS.map((col) => `c.${col}`),
+      params.q,
+      p,
+    ),
     ...timeBounds('c.last_activity_at', params.since, params.until, p),
   ];
   const text = `

@@ -9,7 +9,7 @@ import { MESSAGE_JOINS, MESSAGE_JSON, toMessageRecord, type MessageRow } from '.
 import { PAGE_SIZE, type ConversationsParams } from './params.js';
 import type { ConversationRecord } from './records.js';
 import { epoch, pageClause, timeBounds } from './sql.js';
-import { containsPattern, hasTrigram } from './text.js';
+import { hasTrigram, substringMatch } from './text.js';
 
 export interface ConversationRow {
   id: number;
@@ -56,15 +56,15 @@ export function buildConversationsQuery(
   strategy: ConversationStrategy = 'scan',
 ): SqlQuery {
   const p = new SqlParams();
-  const pattern = p.add(containsPattern(params.q));
   const account = p.add(access.accountId);
   const accessible = [
     `cv.account_id = ${account}::bigint`,
     `cv.inbox_id = ANY(${p.add(access.inboxIds)}::bigint[])`,
     ...timeBounds('cv.last_activity_at', params.since, params.until, p),
   ];
-  const contactMatch = CONTACT_FIELDS.map((c) => `ct.${c} ILIKE ${pattern}`).join(' OR ');
-  const match = `(cv.display_id::text ILIKE ${pattern} OR ${contactMatch})`;
+  const contactColumns = CONTACT_FIELDS.map((c) => `ct.${c}`);
+  // Built where used: a placeholder that no statement mentions has no type Postgres can infer.
+  const match = () => substringMatch(['cv.display_id::text', ...contactColumns], params.q, p);
   const order = 'ORDER BY cv.created_at DESC, cv.id DESC';
   const page = pageClause(params.page ?? 1, PAGE_SIZE, p);
   const joinContact = 'LEFT JOIN contacts ct ON ct.id = cv.contact_id AND ct.account_id = cv.account_id';
@@ -76,7 +76,7 @@ export function buildConversationsQuery(
         SELECT cv.id, cv.created_at
         FROM (SELECT cv.* FROM conversations cv WHERE ${accessible.join(' AND ')} ${order} LIMIT ${p.add(CONVERSATION_WINDOW)}) cv
         ${joinContact}
-        WHERE ${match} ${order} ${page}
+        WHERE ${match()} ${order} ${page}
       )`;
   } else if (strategy === 'trigram') {
     // ANY(ARRAY(…)) makes Postgres find the contacts first (trigram index), then their
@@ -86,10 +86,10 @@ export function buildConversationsQuery(
       matched AS MATERIALIZED (
         SELECT ${columns} FROM conversations cv
         WHERE cv.account_id = ${account}::bigint AND cv.contact_id = ANY(ARRAY(
-          SELECT ct.id FROM contacts ct WHERE ct.account_id = ${account}::bigint AND (${contactMatch})))
+          SELECT ct.id FROM contacts ct WHERE ct.account_id = ${account}::bigint AND ${substringMatch(contactColumns, params.q, p)}))
         UNION
         SELECT ${columns} FROM conversations cv
-        WHERE cv.account_id = ${account}::bigint AND cv.display_id::text ILIKE ${pattern}
+        WHERE cv.account_id = ${account}::bigint AND ${substringMatch(['cv.display_id::text'], params.q, p)}
       ),
       hits AS (
         SELECT cv.id, cv.created_at FROM matched cv
@@ -99,7 +99,7 @@ export function buildConversationsQuery(
     ctes = `
       hits AS (
         SELECT cv.id, cv.created_at FROM conversations cv ${joinContact}
-        WHERE ${[...accessible, match].join(' AND ')} ${order} ${page}
+        WHERE ${[...accessible, match()].join(' AND ')} ${order} ${page}
       )`;
   }
   // Find and page the ids first, then decorate only the rows of this page.

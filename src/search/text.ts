@@ -1,4 +1,5 @@
 /** Text rules shared by every engine: how `q` becomes words, and how literal substrings are matched. */
+import type { SqlParams } from '../db/db.js';
 
 /** Word characters: letters, combining marks and digits, in any script. */
 const NON_WORD = /[^\p{L}\p{M}\p{N}]+/u;
@@ -21,6 +22,16 @@ export function escapeLike(text: string): string {
 /** `%text%` for a literal, case-insensitive substring match with ILIKE. */
 export function containsPattern(text: string): string {
   return `%${escapeLike(text)}%`;
+}
+
+/**
+ * SQL that is true when `q` is a case-insensitive literal substring of any of `columns`. Each
+ * column gets its own `col ILIKE $n` so a trigram index on that column (or a multi-column one
+ * covering it) can serve the test. Every substring match of contacts and conversations uses this.
+ */
+export function substringMatch(columns: readonly string[], q: string, p: SqlParams): string {
+  const pattern = p.add(containsPattern(q));
+  return `(${columns.map((col) => `${col} ILIKE ${pattern}`).join(' OR ')})`;
 }
 
 /**
