@@ -92,9 +92,15 @@ describe('Postgres failures (contract §8)', () => {
     }
   });
 
-  it('turns a statement timeout into "Search backend unavailable" and keeps the pool usable', async () => {
-    const db = createPgDb({ url: t.url, readOnly: true, statementTimeoutMs: 100, poolSize: 1, logger: memoryLogger().logger });
-    await expect(db.query({ text: 'SELECT pg_sleep(1)', values: [] })).rejects.toMatchObject({ code: 'backend_unavailable' });
+  it('turns a statement timeout into its own "took too long" error, never an outage, and keeps the pool usable', async () => {
+    const log = memoryLogger();
+    const db = createPgDb({ url: t.url, readOnly: true, statementTimeoutMs: 100, poolSize: 1, logger: log.logger });
+    const err = await db.query({ text: 'SELECT pg_sleep(1)', values: [] }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'query_timeout', status: 503 });
+    expect((err as Error).message).toMatch(/took too long.*longer or more specific q.*since\/until.*inbox_id/);
+    expect((err as Error).message).not.toMatch(/unavailable/i);
+    expect(log.lines().some((l) => l.event === 'db_timeout' && l.code === '57014')).toBe(true);
+    expect(log.lines().some((l) => l.event === 'db_unavailable')).toBe(false);
     await expect(db.query<{ one: number }>({ text: 'SELECT 1 AS one', values: [] })).resolves.toEqual([{ one: 1 }]);
     await db.close();
   });

@@ -21,6 +21,7 @@ import { createTestIndex, esUrl, hasEs, type TestIndex } from './helpers/es.js';
 import { Fixture } from './helpers/fixtures.js';
 import { createOpenSearchTestIndex, hasOs, osUrl } from './helpers/opensearch.js';
 import { cliEnv, connectHttpMcp, logLines, restSearch, startHttp, TcpProxy, type HttpProcess } from './helpers/spawn.js';
+import { MESSAGES } from '../src/search/errors.js';
 
 const UNAVAILABLE = 'Search backend unavailable';
 const TOOLS = ['search_all', 'search_contacts', 'search_conversations', 'search_messages', 'search_articles'] as const;
@@ -223,7 +224,7 @@ describe('Postgres faults', () => {
     return r.rows;
   }
 
-  it('answers 503 to queries past the statement timeout, and gives every connection back to the pool', async () => {
+  it('answers 503 "took too long" (not "unavailable") to queries past the statement timeout, counts them, and gives every connection back to the pool', async () => {
     const POOL = 2;
     const { server, client } = await serve({
       DATABASE_URL: `${t.url}?application_name=${TIMEOUT_APP}`,
@@ -241,9 +242,9 @@ describe('Postgres faults', () => {
       await locker.query('BEGIN');
       await locker.query('LOCK TABLE contacts IN ACCESS EXCLUSIVE MODE');
       const timedOut = await Promise.all(Array.from({ length: 3 * POOL }, contacts));
-      for (const r of timedOut) expect(r).toEqual({ status: 503, body: { error: UNAVAILABLE } });
+      for (const r of timedOut) expect(r).toEqual({ status: 503, body: { error: MESSAGES.queryTimeout } });
       const viaMcp = await client.callTool({ name: 'search_contacts', arguments: { q: 'Fiona' } });
-      expect(viaMcp).toEqual({ isError: true, content: [{ type: 'text', text: UNAVAILABLE }] });
+      expect(viaMcp).toEqual({ isError: true, content: [{ type: 'text', text: MESSAGES.queryTimeout }] });
       // Searches that do not touch the locked table go on meanwhile.
       expect((await restSearch(server.url, f.admin, f.account, 'search_articles', { q: 'fault' })).status).toBe(200);
     } finally {
@@ -258,7 +259,11 @@ describe('Postgres faults', () => {
     expect(sessions.length).toBeGreaterThan(0);
     expect(sessions.length).toBeLessThanOrEqual(POOL);
     expect(sessions.every((s) => s.state === 'idle')).toBe(true);
-    expect(logLines(server.stderr()).some((l) => l.event === 'db_unavailable' && l.code === '57014')).toBe(true);
+    expect(logLines(server.stderr()).some((l) => l.event === 'db_timeout' && l.code === '57014')).toBe(true);
+    expect(logLines(server.stderr()).some((l) => l.event === 'db_unavailable')).toBe(false);
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(/searchdesk_http_errors_total\{route="[^"]*\/search\/contacts",code="query_timeout"\} [1-9]/);
+    expect(metrics).toMatch(/searchdesk_tool_calls_total\{tool="search_contacts",status="query_timeout"\} 1/);
   });
 
   it('bounds a Postgres that stops answering without a reset, and recovers when it answers again', async () => {

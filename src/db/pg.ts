@@ -26,6 +26,14 @@ const types = {
       : (pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown)) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * SQLSTATE 57014 (query_canceled): on the search path only the statement timeout cancels a query,
+ * so it is a slow search, not an outage — the caller can narrow it.
+ */
+export function isStatementTimeout(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '57014';
+}
+
 /** SQLSTATE classes and socket errors that mean "the backend is not answering", not "our bug". */
 export function isBackendUnavailable(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
@@ -96,6 +104,10 @@ export function createPgDb(opts: PgDbOptions): Db {
 /** Logs a database failure (code only, never SQL or values) and returns the caller-facing error. */
 export function mapDbError(err: unknown, label: string, logger: Logger): SearchError {
   const code = (err as { code?: string }).code;
+  if (isStatementTimeout(err)) {
+    logger.warn({ event: 'db_timeout', label, code }, 'Postgres statement timeout');
+    return new SearchError('query_timeout', MESSAGES.queryTimeout, { cause: err });
+  }
   if (isBackendUnavailable(err)) {
     logger.warn({ event: 'db_unavailable', label, code }, 'Postgres unavailable');
     return new SearchError('backend_unavailable', MESSAGES.backendUnavailable, { cause: err });

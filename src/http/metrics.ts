@@ -95,6 +95,8 @@ export class Histogram {
 export interface Metrics {
   observeRequest(route: string, status: number, seconds: number): void;
   observeToolCall(tool: string, status: string, seconds: number): void;
+  /** A route that failed, by error code (e.g. `query_timeout` apart from `backend_unavailable`, both 503). */
+  observeRequestError(route: string, code: string): void;
   render(): string;
 }
 
@@ -105,6 +107,7 @@ export function createMetrics(): Metrics {
   const requestSeconds = new Histogram('searchdesk_http_request_duration_seconds', 'HTTP request latency by route and status.');
   const tools = new Counter('searchdesk_tool_calls_total', 'MCP tool calls by tool and status (ok or an error code).');
   const toolSeconds = new Histogram('searchdesk_tool_call_duration_seconds', 'MCP tool call latency by tool and status.');
+  const errors = new Counter('searchdesk_http_errors_total', 'HTTP requests that failed, by route and error code.');
   return {
     observeRequest(route, status, seconds) {
       const labels = { route, status: String(status) };
@@ -116,7 +119,12 @@ export function createMetrics(): Metrics {
       tools.inc(labels);
       toolSeconds.observe(labels, seconds);
     },
+    observeRequestError(route, code) {
+      errors.inc({ route, code });
+    },
     render: () =>
-      [...requests.render(), ...requestSeconds.render(), ...tools.render(), ...toolSeconds.render()].join('\n') + '\n',
+      [...requests.render(), ...requestSeconds.render(), ...errors.render(), ...tools.render(), ...toolSeconds.render()].join(
+        '\n',
+      ) + '\n',
   };
 }

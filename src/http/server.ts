@@ -101,7 +101,9 @@ export function createHttpServer(app: App, opts: HttpServerOptions = {}): Server
     });
     if (!admit(ctx, route, hosts, origins)) return;
     route.handler(ctx).catch((err: unknown) => {
-      ctx.facts.error = toSearchError(err).code;
+      const code = toSearchError(err).code;
+      ctx.facts.error = code;
+      metrics.observeRequestError(label, code);
       sendError(res, err, log);
     });
   });

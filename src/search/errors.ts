@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   invalid_params: 422,
   window_exceeded: 422,
   backend_unavailable: 503,
+  query_timeout: 503,
   internal: 500,
 } as const;
 
@@ -48,6 +49,8 @@ export const MESSAGES = {
   featureDisabled: 'Message search is not enabled for this account',
   windowExceeded: 'Search is limited to the last 90 days',
   backendUnavailable: 'Search backend unavailable',
+  queryTimeout:
+    'Search took too long and was stopped. Narrow it: a longer or more specific q, a since/until range, or (for messages) an inbox_id.',
   internal: 'Internal error',
 } as const;
 
