@@ -587,7 +587,7 @@ async function savePlans(r: Results, direct: Direct): Promise<void> {
     const parts: string[] = [];
     try {
       if (t.tool === 'search_conversations') {
-        for (const strategy of ['window', 'trigram', 'scan'] as const) {
+        for (const strategy of ['window', 'candidates', 'scan'] as const) {
           const sql = direct.sqlOf(q, true, strategy);
           if (sql) parts.push(`-- strategy ${strategy}\n${await explain(direct, sql)}`);
         }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearchIndexes, SEARCHDESK_INDEXES, setupSchema } from '../src/db/admin.js';
+import { INDEX, INDEX_CATALOG_TTL_MS, searchdeskIndexes } from '../src/db/catalog.js';
 import { createPgDb } from '../src/db/pg.js';
 import type { Db } from '../src/db/db.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
@@ -47,5 +48,23 @@ describe('admin commands', () => {
   it('the read-only search pool cannot create indexes', async () => {
     await t.admin.query(`DROP INDEX ${SEARCHDESK_INDEXES[0]!.name}`);
     await expect(createSearchIndexes(t.db, silentLogger)).rejects.toMatchObject({ code: 'internal' });
+  });
+
+  it('searches notice searchdesk indexes created or dropped later, within the catalog TTL and not before', async () => {
+    const db = createPgDb({ url: t.url, readOnly: true, statementTimeoutMs: 5_000, poolSize: 1, logger: silentLogger });
+    try {
+      const t0 = 1_000_000;
+      await t.admin.query(`DROP INDEX IF EXISTS ${INDEX.conversationsCreated}`);
+      expect((await searchdeskIndexes(db, t0)).has(INDEX.conversationsCreated)).toBe(false);
+      await createSearchIndexes(writable, silentLogger);
+      // Cached: one catalog look-up per TTL, not one per search.
+      expect((await searchdeskIndexes(db, t0 + INDEX_CATALOG_TTL_MS - 1)).has(INDEX.conversationsCreated)).toBe(false);
+      expect((await searchdeskIndexes(db, t0 + INDEX_CATALOG_TTL_MS)).has(INDEX.conversationsCreated)).toBe(true);
+      await t.admin.query(`UPDATE pg_index SET indisvalid = false WHERE indexrelid = '${INDEX.conversationsCreated}'::regclass`);
+      expect((await searchdeskIndexes(db, t0 + 2 * INDEX_CATALOG_TTL_MS)).has(INDEX.conversationsCreated)).toBe(false);
+    } finally {
+      await db.close();
+      await createSearchIndexes(writable, silentLogger);
+    }
   });
 });

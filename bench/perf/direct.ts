@@ -9,8 +9,10 @@ import pg from 'pg';
 import { resolveAccess, type AccessContext } from '../../src/auth/access.js';
 import { SqlParams, type Db, type SqlQuery } from '../../src/db/db.js';
 import { buildArticlesQuery } from '../../src/search/articles.js';
-import { buildContactsQuery } from '../../src/search/contacts.js';
-import { buildConversationsQuery, type ConversationStrategy } from '../../src/search/conversations.js';
+import { buildContactsQuery, searchContacts } from '../../src/search/contacts.js';
+import type { SearchContext } from '../../src/search/context.js';
+import { createLogger } from '../../src/logger.js';
+import { buildConversationsQuery, searchConversations, type ConversationStrategy } from '../../src/search/conversations.js';
 import { createElasticsearchClient } from '../../src/search/engines/elasticsearch.js';
 import { buildMessageIdsQuery, messageFilterClauses } from '../../src/search/engines/postgres.js';
 import { createOpenSearchClient } from '../../src/search/engines/opensearch.js';
@@ -20,8 +22,10 @@ import type { API } from '@opensearch-project/opensearch';
 import { MESSAGE_COLUMNS, MESSAGE_JOINS } from '../../src/search/message-records.js';
 import { buildMessageQuery, type MessageQuery } from '../../src/search/message-query.js';
 import { PAGE_SIZE, parseParams, type Operation } from '../../src/search/params.js';
-import { splitWords, hasTrigram } from '../../src/search/text.js';
+import { splitWords } from '../../src/search/text.js';
 import type { BenchQuery, Role } from './workload.js';
+
+const SILENT = createLogger('silent');
 
 export type EngineKind = 'postgres' | 'elasticsearch' | 'opensearch' | 'opensearch+searchkick';
 
@@ -81,13 +85,22 @@ export class Direct {
     return (await this.pool.query<Record<string, unknown>>(q.text, q.values)).rows;
   }
 
+  /** The core's own search (strategy choice included) over the plain pool, without a surface. */
+  private context(access: AccessContext, gin: boolean): SearchContext {
+    return {
+      db: this.asDb(),
+      access: { ...access, flags: { ...access.flags, searchWithGin: gin } },
+      logger: SILENT,
+      now: Date.now,
+    };
+  }
+
   private async conversations(access: AccessContext, params: ReturnType<typeof parseParams<'conversations'>>, gin: boolean) {
-    if (access.inboxIds.length === 0) return [];
-    if (!gin) return this.rows(buildConversationsQuery(access, params));
-    const windowed = await this.rows(buildConversationsQuery(access, params, 'window'));
-    if (windowed.length > PAGE_SIZE) return windowed;
-    const strategy: ConversationStrategy = hasTrigram(params.q) ? 'trigram' : 'scan';
-    return this.rows(buildConversationsQuery(access, params, strategy));
+    return (await searchConversations(this.context(access, gin), params)).items;
+  }
+
+  private async contacts(access: AccessContext, params: ReturnType<typeof parseParams<'contacts'>>) {
+    return (await searchContacts(this.context(access, false), params)).items;
   }
 
   private async messages(access: AccessContext, params: ReturnType<typeof parseParams<'messages'>>, engine: DirectEngine) {
@@ -110,7 +123,7 @@ export class Direct {
     const op = OPS[q.tool];
     switch (op) {
       case 'contacts':
-        await this.rows(buildContactsQuery(access, parseParams('contacts', q.args)));
+        await this.contacts(access, parseParams('contacts', q.args));
         break;
       case 'conversations':
         await this.conversations(access, parseParams('conversations', q.args), opts.gin);
@@ -128,7 +141,7 @@ export class Direct {
         const { q: text, page, since, until } = parseParams('all', q.args);
         const words = splitWords(text);
         await Promise.all([
-          this.rows(buildContactsQuery(access, { q: text, page, since, until })),
+          this.contacts(access, { q: text, page, since, until }),
           this.conversations(access, { q: text, page, since, until }, opts.gin),
           access.flags.advancedSearch ? this.messages(access, { q: text, page }, opts.engine) : Promise.resolve([]),
           words.length > 0 ? this.rows(buildArticlesQuery(access, { q: text, page }, words, opts.gin)) : Promise.resolve([]),

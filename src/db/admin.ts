@@ -4,6 +4,7 @@
  * indexes the index-backed variant and the indexer use). Search never assumes they exist.
  */
 import type { Logger } from '../logger.js';
+import { INDEX } from './catalog.js';
 import type { Db } from './db.js';
 import { schemaSql } from './schema.js';
 
@@ -19,25 +20,25 @@ export interface SearchdeskIndex {
 /** Every index searchdesk may create; all names start with `searchdesk_`. */
 export const SEARCHDESK_INDEXES: readonly SearchdeskIndex[] = [
   {
-    name: 'searchdesk_conversations_account_created',
+    name: INDEX.conversationsCreated,
     table: 'conversations',
     purpose: 'conversation results in created_at order without sorting the whole account',
     definition: 'conversations (account_id, created_at DESC, id DESC)',
   },
   {
-    name: 'searchdesk_conversations_display_id_trgm',
+    name: INDEX.conversationsDisplayIdTrgm,
     table: 'conversations',
     purpose: 'substring match on the display id (as text)',
     definition: 'conversations USING gin ((display_id::text) gin_trgm_ops)',
   },
   {
-    name: 'searchdesk_articles_text_trgm',
+    name: INDEX.articlesTextTrgm,
     table: 'articles',
     purpose: 'word-prefix match on article title, description and content',
     definition: `articles USING gin ((coalesce(title, '') || ' ' || coalesce(description, '') || ' ' || coalesce(content, '')) gin_trgm_ops)`,
   },
   {
-    name: 'searchdesk_messages_updated_at_id',
+    name: INDEX.messagesUpdatedAt,
     table: 'messages',
     purpose: 'incremental index sync (`searchdesk index --follow`) by (updated_at, id)',
     definition: 'messages (updated_at, id)',

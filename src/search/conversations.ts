@@ -4,11 +4,12 @@
  */
 import { SqlParams, type SqlQuery } from '../db/db.js';
 import type { AccessContext } from '../auth/access.js';
+import { INDEX, searchdeskIndexes } from '../db/catalog.js';
 import { toPage, type Page, type SearchContext } from './context.js';
 import { MESSAGE_JOINS, MESSAGE_JSON, toMessageRecord, type MessageRow } from './message-records.js';
 import { PAGE_SIZE, type ConversationsParams } from './params.js';
 import type { ConversationRecord } from './records.js';
-import { epoch, pageClause, timeBounds } from './sql.js';
+import { epoch, pageClause, timeBounds, windowCanHold } from './sql.js';
 import { hasTrigram, substringMatch } from './text.js';
 
 export interface ConversationRow {
@@ -32,28 +33,45 @@ export interface ConversationRow {
   inbox_name: string | null;
   inbox_channel_type: string | null;
   latest_message: MessageRow | null;
+  /** Set by the candidate strategy when it reached its cap: its rows may be incomplete. */
+  overflow: boolean;
 }
+
+/** The candidate strategy's row when nothing matched: only its `overflow` is set. */
+type MaybeConversationRow = Omit<ConversationRow, 'id'> & { id: number | null };
 
 const STATUSES = ['open', 'resolved', 'pending', 'snoozed'] as const;
 
 /** How the matching conversations are found; every strategy returns the same rows in the same order. */
 export type ConversationStrategy =
-  /** Walk the account's conversations with the match as a filter (the default variant). */
+  /** Walk the account's conversations with the match as a filter: the plain statement, the reference. */
   | 'scan'
   /** Only the newest CONVERSATION_WINDOW accessible conversations: exact when they hold the whole page. */
   | 'window'
-  /** Contacts by their trigram index, display ids by theirs, then order what matched. */
-  | 'trigram';
+  /** The matching contacts first (their trigram index), then their conversations, plus display-id matches. */
+  | 'candidates';
 
-/** Rows of the newest-first window the index-backed variant tries first. */
+/** Rows of the newest-first window tried first when an index gives created_at order. */
 export const CONVERSATION_WINDOW = 1_000;
 
+/**
+ * Most contacts (and display ids) the candidate strategy collects before it gives way to the plain
+ * statement: past this, fetching their conversations one by one costs more than a scan.
+ */
+export const CANDIDATE_CAP = 20_000;
+
 const CONTACT_FIELDS = ['name', 'email', 'phone_number', 'identifier'] as const;
+
+/** A display id is an integer: only a `q` of digits can be a substring of its text. */
+export function canMatchDisplayId(q: string): boolean {
+  return /^\d+$/.test(q);
+}
 
 export function buildConversationsQuery(
   access: Pick<AccessContext, 'accountId' | 'inboxIds'>,
   params: ConversationsParams,
   strategy: ConversationStrategy = 'scan',
+  candidateCap = CANDIDATE_CAP,
 ): SqlQuery {
   const p = new SqlParams();
   const account = p.add(access.accountId);
@@ -61,7 +79,7 @@ export function buildConversationsQuery(
     `cv.account_id = ${account}::bigint`,
     `cv.inbox_id = ANY(${p.add(access.inboxIds)}::bigint[])`,
     ...timeBounds('cv.last_activity_at', params.since, params.until, p),
-  ];
+  ].join(' AND ');
   const contactColumns = CONTACT_FIELDS.map((c) => `ct.${c}`);
   // Built where used: a placeholder that no statement mentions has no type Postgres can infer.
   const match = () => substringMatch(['cv.display_id::text', ...contactColumns], params.q, p);
@@ -69,39 +87,57 @@ export function buildConversationsQuery(
   const page = pageClause(params.page ?? 1, PAGE_SIZE, p);
   const joinContact = 'LEFT JOIN contacts ct ON ct.id = cv.contact_id AND ct.account_id = cv.account_id';
   let ctes: string;
+  /** SQL of the candidate strategy's overflow flag; the other strategies never overflow. */
+  let overflow: string | undefined;
   if (strategy === 'window') {
     // Not materialised: the outer LIMIT stops the walk as soon as the page is full.
     ctes = `
       hits AS (
         SELECT cv.id, cv.created_at
-        FROM (SELECT cv.* FROM conversations cv WHERE ${accessible.join(' AND ')} ${order} LIMIT ${p.add(CONVERSATION_WINDOW)}) cv
+        FROM (SELECT cv.id, cv.account_id, cv.contact_id, cv.display_id, cv.created_at
+              FROM conversations cv WHERE ${accessible} ${order} LIMIT ${p.add(CONVERSATION_WINDOW)}) cv
         ${joinContact}
         WHERE ${match()} ${order} ${page}
       )`;
-  } else if (strategy === 'trigram') {
-    // ANY(ARRAY(…)) makes Postgres find the contacts first (trigram index), then their
-    // conversations by contact_id; the union carries what the access filter and order need.
-    const columns = 'cv.id, cv.account_id, cv.inbox_id, cv.created_at, cv.last_activity_at';
+  } else if (strategy === 'candidates') {
+    // The matching contacts first (a trigram bitmap where q has a trigram), then their
+    // conversations by contact_id (ANY(ARRAY(…)): an index probe per contact, never a walk).
+    // Display ids are digits: any other q skips that branch. Both sets stop at the cap + 1 rows;
+    // past the cap nothing more is fetched and `overflow` tells the caller to scan instead.
+    const cap = p.add(candidateCap + 1);
+    const display = canMatchDisplayId(params.q)
+      ? `SELECT cv.id, cv.created_at FROM conversations cv
+         WHERE ${accessible} AND ${substringMatch(['cv.display_id::text'], params.q, p)} LIMIT ${cap}`
+      : 'SELECT NULL::int AS id, NULL::timestamp AS created_at WHERE false';
     ctes = `
-      matched AS MATERIALIZED (
-        SELECT ${columns} FROM conversations cv
-        WHERE cv.account_id = ${account}::bigint AND cv.contact_id = ANY(ARRAY(
-          SELECT ct.id FROM contacts ct WHERE ct.account_id = ${account}::bigint AND ${substringMatch(contactColumns, params.q, p)}))
-        UNION
-        SELECT ${columns} FROM conversations cv
-        WHERE cv.account_id = ${account}::bigint AND ${substringMatch(['cv.display_id::text'], params.q, p)}
+      cand AS MATERIALIZED (
+        SELECT ct.id FROM contacts ct
+        WHERE ct.account_id = ${account}::bigint AND ${substringMatch(contactColumns, params.q, p)} LIMIT ${cap}
       ),
-      hits AS (
-        SELECT cv.id, cv.created_at FROM matched cv
-        WHERE ${accessible.join(' AND ')} ${order} ${page}
-      )`;
+      disp AS MATERIALIZED (${display}),
+      over AS MATERIALIZED (
+        SELECT (SELECT count(*) FROM cand) >= ${cap} OR (SELECT count(*) FROM disp) >= ${cap} AS overflow
+      ),
+      matched AS MATERIALIZED (
+        SELECT cv.id, cv.created_at FROM conversations cv
+        WHERE NOT (SELECT overflow FROM over) AND ${accessible} AND cv.contact_id = ANY(ARRAY(SELECT id FROM cand))
+        UNION
+        SELECT id, created_at FROM disp WHERE NOT (SELECT overflow FROM over)
+      ),
+      hits AS (SELECT cv.id, cv.created_at FROM matched cv ${order} ${page})`;
+    overflow = '(SELECT overflow FROM over)';
   } else {
     ctes = `
       hits AS (
         SELECT cv.id, cv.created_at FROM conversations cv ${joinContact}
-        WHERE ${[...accessible, match()].join(' AND ')} ${order} ${page}
+        WHERE ${accessible} AND ${match()} ${order} ${page}
       )`;
   }
+  const from =
+    overflow === undefined
+      ? 'FROM hits h JOIN conversations c ON c.id = h.id'
+      : // One row even when nothing matched, so the caller always learns about an overflow.
+        `FROM (SELECT ${overflow} AS overflow) meta LEFT JOIN hits h ON true LEFT JOIN conversations c ON c.id = h.id`;
   // Find and page the ids first, then decorate only the rows of this page.
   const text = `
     WITH ${ctes}
@@ -112,9 +148,8 @@ export function buildConversationsQuery(
            u.id AS assignee_id, coalesce(nullif(u.display_name, ''), u.name) AS assignee_name, u.email AS assignee_email,
            t.id AS team_id, t.name AS team_name,
            i.name AS inbox_name, i.channel_type AS inbox_channel_type,
-           lm.latest_message
-    FROM hits h
-    JOIN conversations c ON c.id = h.id
+           lm.latest_message, ${overflow === undefined ? 'false' : 'meta.overflow'} AS overflow
+    ${from}
     LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.account_id = c.account_id
     LEFT JOIN users u ON u.id = c.assignee_id
     LEFT JOIN teams t ON t.id = c.team_id AND t.account_id = c.account_id
@@ -162,27 +197,51 @@ export function toConversationRecord(row: ConversationRow): ConversationRecord {
   };
 }
 
-/**
- * The index-backed variant (`search_with_gin`): the newest conversations first — exact when
- * they hold the whole page, and quick for common terms — else the trigram indexes, which are
- * quick for rare terms. A `q` without three letters or digits in a row cannot use a trigram
- * index, so it scans. All three return exactly the default's rows in the default's order.
- */
-async function findIndexBacked(ctx: SearchContext, params: ConversationsParams): Promise<ConversationRow[]> {
-  const windowed = await ctx.db.query<ConversationRow>(
-    buildConversationsQuery(ctx.access, params, 'window'),
-    'search_conversations_window',
-  );
-  // A full page (plus the row telling has_more) inside the window is the exact answer.
-  if (windowed.length > PAGE_SIZE) return windowed;
-  const strategy = hasTrigram(params.q) ? 'trigram' : 'scan';
-  return ctx.db.query<ConversationRow>(buildConversationsQuery(ctx.access, params, strategy), `search_conversations_${strategy}`);
+/** Which strategies a search tries, in order; the last one always answers. */
+export function conversationPlan(params: ConversationsParams, ordered: boolean): ConversationStrategy[] {
+  const window = ordered && windowCanHold(params.page ?? 1, CONVERSATION_WINDOW);
+  // Without a trigram the contacts cannot be found by index; without an ordered index such a
+  // short term is usually in most conversations, and the plain statement is the quicker one.
+  if (!hasTrigram(params.q) && !window) return ['scan'];
+  return window ? ['window', 'candidates', 'scan'] : ['candidates', 'scan'];
 }
 
-export async function searchConversations(ctx: SearchContext, params: ConversationsParams): Promise<Page<ConversationRecord>> {
+/** The rows of one strategy, or undefined when that strategy cannot tell the exact answer. */
+async function tryStrategy(
+  ctx: SearchContext,
+  params: ConversationsParams,
+  strategy: ConversationStrategy,
+  candidateCap: number,
+): Promise<ConversationRow[] | undefined> {
+  const rows = await ctx.db.query<MaybeConversationRow>(
+    buildConversationsQuery(ctx.access, params, strategy, candidateCap),
+    `search_conversations_${strategy}`,
+  );
+  // A window is exact when it holds the whole page plus the row telling has_more.
+  if (strategy === 'window') return rows.length > PAGE_SIZE ? (rows as ConversationRow[]) : undefined;
+  if (strategy === 'candidates' && rows[0]?.overflow) return undefined;
+  return rows.filter((r): r is ConversationRow => r.id !== null);
+}
+
+/**
+ * Common terms are found by walking the newest conversations (a window, exact when it holds the
+ * page plus one row), rare ones through the contacts' trigram index and the display ids, and what
+ * neither settles (a term in more than CANDIDATE_CAP contacts, none of them recent) by the plain
+ * statement. The window needs an index in created_at order: the index-backed variant
+ * (`search_with_gin`) counts on searchdesk's; the default variant uses it only when
+ * `searchdesk db indexes` created it. Every strategy returns exactly the plain statement's rows.
+ */
+export async function searchConversations(
+  ctx: SearchContext,
+  params: ConversationsParams,
+  /** Tests lower it to reach the overflow path on small data. */
+  candidateCap = CANDIDATE_CAP,
+): Promise<Page<ConversationRecord>> {
   if (ctx.access.inboxIds.length === 0) return { items: [], hasMore: false };
-  const rows = ctx.access.flags.searchWithGin
-    ? await findIndexBacked(ctx, params)
-    : await ctx.db.query<ConversationRow>(buildConversationsQuery(ctx.access, params), 'search_conversations');
-  return toPage(rows.map(toConversationRecord));
+  const ordered = ctx.access.flags.searchWithGin || (await searchdeskIndexes(ctx.db)).has(INDEX.conversationsCreated);
+  for (const strategy of conversationPlan(params, ordered)) {
+    const rows = await tryStrategy(ctx, params, strategy, candidateCap);
+    if (rows) return toPage(rows.map(toConversationRecord));
+  }
+  throw new Error('the plain statement, last in every plan, always answers');
 }

@@ -1,5 +1,6 @@
 /** SQL fragments every resource builder shares. */
 import type { SqlParams } from '../db/db.js';
+import { PAGE_SIZE } from './params.js';
 
 /** Selects a `timestamp without time zone` column (UTC) as integer Unix seconds. */
 export function epoch(column: string): string {
@@ -17,4 +18,12 @@ export function timeBounds(column: string, since: number | undefined, until: num
 /** LIMIT/OFFSET for page N, fetching one extra row so `has_more` is exact. */
 export function pageClause(page: number, pageSize: number, p: SqlParams): string {
   return `LIMIT ${p.add(pageSize + 1)} OFFSET ${p.add((page - 1) * pageSize)}`;
+}
+
+/**
+ * Whether a newest-first window of `window` rows can answer page `page`: it must be able to hold
+ * every row up to the page's end plus the one that tells `has_more`.
+ */
+export function windowCanHold(page: number, window: number, pageSize = PAGE_SIZE): boolean {
+  return page * pageSize + 1 <= window;
 }

@@ -1,0 +1,47 @@
+/**
+ * Which of searchdesk's own indexes (`searchdesk db indexes`) exist in the database. Search never
+ * needs them, but a plan that walks one is only worth trying when it is there: without it the
+ * same walk is a sort of the whole account.
+ */
+import type { Db } from './db.js';
+
+/** How long a look-up is trusted: an index created or dropped is noticed within this. */
+export const INDEX_CATALOG_TTL_MS = 5 * 60_000;
+
+interface Entry {
+  at: number;
+  names: Promise<ReadonlySet<string>>;
+}
+
+const cache = new WeakMap<Db, Entry>();
+
+/** Names of the valid `searchdesk_` indexes, looked up at most once per TTL per database. */
+export function searchdeskIndexes(db: Db, now = Date.now()): Promise<ReadonlySet<string>> {
+  const hit = cache.get(db);
+  if (hit && now - hit.at < INDEX_CATALOG_TTL_MS) return hit.names;
+  const names = db
+    .query<{ name: string }>(
+      {
+        text: `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+               WHERE c.relname LIKE 'searchdesk\\_%' AND i.indisvalid AND pg_table_is_visible(c.oid)`,
+        values: [],
+      },
+      'index_catalog',
+    )
+    .then((rows): ReadonlySet<string> => new Set(rows.map((r) => r.name)));
+  const entry = { at: now, names };
+  cache.set(db, entry);
+  // A failed look-up is not remembered: the next search asks again.
+  names.catch(() => {
+    if (cache.get(db) === entry) cache.delete(db);
+  });
+  return names;
+}
+
+/** searchdesk's index names the search plans look for (created by `searchdesk db indexes`, see admin.ts). */
+export const INDEX = {
+  conversationsCreated: 'searchdesk_conversations_account_created',
+  conversationsDisplayIdTrgm: 'searchdesk_conversations_display_id_trgm',
+  articlesTextTrgm: 'searchdesk_articles_text_trgm',
+  messagesUpdatedAt: 'searchdesk_messages_updated_at_id',
+} as const;
