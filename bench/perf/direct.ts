@@ -21,7 +21,7 @@ import { createSearchkickEngine } from '../../src/search/engines/searchkick.js';
 import type { API } from '@opensearch-project/opensearch';
 import { MESSAGE_COLUMNS, MESSAGE_JOINS } from '../../src/search/message-records.js';
 import { buildMessageQuery, type MessageQuery } from '../../src/search/message-query.js';
-import { PAGE_SIZE, parseParams, type Operation } from '../../src/search/params.js';
+import { parseParams, type Operation } from '../../src/search/params.js';
 import { splitWords } from '../../src/search/text.js';
 import type { BenchQuery, Role } from './workload.js';
 
