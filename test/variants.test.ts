@@ -28,6 +28,8 @@ import {
   type ConversationStrategy,
 } from '../src/search/conversations.js';
 import { PAGE_SIZE } from '../src/search/params.js';
+import { buildMessageQuery } from '../src/search/message-query.js';
+import { buildMessageIdsQuery, createPostgresEngine, messagePlan, type MessageStrategy } from '../src/search/engines/postgres.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 
 export const VARIANT_SEED = 1122;
@@ -191,6 +193,50 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       'conversations candidates answered',
       'conversations candidates overflowed',
     ])
+      expect(counts[key] ?? 0, key).toBeGreaterThan(0);
+  });
+});
+
+describe('the Postgres message engine', () => {
+  it(`returns exactly the plain walk's ids from each of its strategies (${VARIANT_RUNS} runs, seed ${VARIANT_SEED})`, async () => {
+    const rows = await t.admin.query<{ content: string }>(
+      'SELECT content FROM messages WHERE account_id = $1 AND content IS NOT NULL ORDER BY id DESC LIMIT 300',
+      [data.large.accountId],
+    );
+    const words = [...new Set(rows.rows.flatMap((r) => r.content.split(/[^\p{L}\p{N}]+/u)).filter((w) => w.length > 0))];
+    const counts: Counts = {};
+    const engine = createPostgresEngine(t.db);
+    const ids = (query: NonNullable<ReturnType<typeof buildMessageQuery>>, strategy: MessageStrategy) =>
+      t.db.query<{ id: number }>(buildMessageIdsQuery(query, strategy)).then((r) => r.map((x) => Number(x.id)));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof(
+            fc.constantFrom(...words),
+            fc.constantFrom(...words).map((w) => w.slice(0, 3)),
+            fc.constantFrom('a', 'zz', 'qx9', 'order'),
+          ),
+          { minLength: 1, maxLength: 3 },
+        ),
+        fc.integer({ min: 1, max: 4 }),
+        fc.constantFrom('admin' as const, 'agent' as const),
+        async (qWords, page, who) => {
+          const query = buildMessageQuery(access[who], { q: qWords.join(' '), page }, NOW.getTime());
+          if (!query) return;
+          const walk = await ids(query, 'walk');
+          expect(await ids(query, 'trigram')).toEqual(walk);
+          const window = await ids(query, 'window');
+          if (window.length >= query.limit) {
+            bump(counts, 'window answered');
+            expect(window).toEqual(walk);
+          } else bump(counts, 'window gave way');
+          bump(counts, messagePlan(query).join('>'));
+          expect(await engine.findIds(query)).toEqual(walk);
+        },
+      ),
+      { seed: VARIANT_SEED, numRuns: VARIANT_RUNS },
+    );
+    for (const key of ['window answered', 'window gave way', 'walk', 'window>trigram'])
       expect(counts[key] ?? 0, key).toBeGreaterThan(0);
   });
 });

@@ -3,7 +3,7 @@ import { SqlParams, type Db } from '../../db/db.js';
 import { SEARCHABLE_MESSAGE_TYPES } from '../message-records.js';
 import type { MessageQuery } from '../message-query.js';
 import { timeBounds } from '../sql.js';
-import { containsPattern, wordStartRegex } from '../text.js';
+import { containsPattern, hasTrigram, wordStartRegex } from '../text.js';
 import type { MessageEngine } from './engine.js';
 
 /** Every filter of a MessageQuery except the words, over alias `m`. Shared with the record loader. */
@@ -28,15 +28,60 @@ export function messageWordClauses(words: string[], p: SqlParams): string[] {
   return words.flatMap((w) => [`m.content ILIKE ${p.add(containsPattern(w))}`, `m.content ~* ${p.add(wordStartRegex(w))}`]);
 }
 
-export function buildMessageIdsQuery(query: MessageQuery) {
+/** How the matching messages are found; every strategy returns the same ids in the same order. */
+export type MessageStrategy =
+  /** Walk the window's messages newest first with the words as a filter. */
+  | 'walk'
+  /** Only the newest MESSAGE_WINDOW messages that pass the filters: exact when they hold the page. */
+  | 'window'
+  /** Every match through the trigram index on content, then order. */
+  | 'trigram';
+
+/** Rows of the newest-first window tried before the trigram index. */
+export const MESSAGE_WINDOW = 3_000;
+
+export function buildMessageIdsQuery(query: MessageQuery, strategy: MessageStrategy = 'walk') {
   const p = new SqlParams();
-  const where = [...messageFilterClauses(query, p), ...messageWordClauses(query.words, p)];
-  const text = `
-    SELECT m.id FROM messages m
-    WHERE ${where.join('\n      AND ')}
-    ORDER BY m.created_at DESC, m.id DESC
+  const filters = messageFilterClauses(query, p);
+  const order = 'ORDER BY m.created_at DESC, m.id DESC';
+  let text: string;
+  if (strategy === 'window') {
+    // The inner ORDER BY … LIMIT walks (account_id, created_at, message_type) backwards and stops.
+    text = `
+    SELECT m.id FROM (
+      SELECT m.id, m.created_at, m.content FROM messages m WHERE ${filters.join(' AND ')} ${order} LIMIT ${p.add(MESSAGE_WINDOW)}
+    ) m
+    WHERE ${messageWordClauses(query.words, p).join(' AND ')}
+    ${order}
     LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
+  } else if (strategy === 'trigram') {
+    // No ORDER BY inside the materialised CTE: no ordered walk can be chosen there, so the
+    // trigram index finds the matches (a bitmap) and only they are sorted.
+    text = `
+    WITH matched AS MATERIALIZED (
+      SELECT m.id, m.created_at FROM messages m
+      WHERE ${[...filters, ...messageWordClauses(query.words, p)].join(' AND ')}
+    )
+    SELECT m.id FROM matched m
+    ${order}
+    LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
+  } else {
+    text = `
+    SELECT m.id FROM messages m
+    WHERE ${[...filters, ...messageWordClauses(query.words, p)].join('\n      AND ')}
+    ${order}
+    LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
+  }
   return { text, values: p.values };
+}
+
+/**
+ * The strategies a search tries, in order: the newest messages first (cheap, and exact for
+ * common words), then the trigram index when some word has a trigram; else a walk in order.
+ */
+export function messagePlan(query: MessageQuery): MessageStrategy[] {
+  if (!query.words.some(hasTrigram)) return ['walk'];
+  return query.offset + query.limit <= MESSAGE_WINDOW ? ['window', 'trigram'] : ['trigram'];
 }
 
 export function createPostgresEngine(db: Db): MessageEngine {
@@ -44,7 +89,12 @@ export function createPostgresEngine(db: Db): MessageEngine {
     name: 'postgres',
     label: 'postgres',
     async findIds(query) {
-      const rows = await db.query<{ id: number }>(buildMessageIdsQuery(query), 'search_messages_pg');
+      let rows: Array<{ id: number }> = [];
+      for (const strategy of messagePlan(query)) {
+        rows = await db.query<{ id: number }>(buildMessageIdsQuery(query, strategy), `search_messages_pg_${strategy}`);
+        // A window is exact when it holds every row the page asks for (limit includes has_more's).
+        if (strategy !== 'window' || rows.length >= query.limit) break;
+      }
       return rows.map((r) => Number(r.id));
     },
     check: () => db.ping(),
