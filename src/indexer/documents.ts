@@ -57,7 +57,15 @@ export function toMessageDocument(row: SourceMessageRow): MessageDocument {
 
 /** Settings and mapping of the searchdesk message index; core analysis only (no plugins needed). */
 export const MESSAGE_INDEX_BODY = {
-  settings: { number_of_shards: 1, number_of_replicas: 0, refresh_interval: '1s' },
+  settings: {
+    number_of_shards: 1,
+    number_of_replicas: 0,
+    refresh_interval: '1s',
+    // Stored in result order: with track_total_hits off, a search stops after the page's rows in
+    // each segment instead of collecting and sorting every match of a common word.
+    'sort.field': ['created_at', 'id'],
+    'sort.order': ['desc', 'desc'],
+  },
   mappings: {
     dynamic: 'strict',
     properties: {
