@@ -92,6 +92,8 @@ beforeAll(async () => {
   // Same created_at for all: the page order must fall back to id DESC.
   for (let i = 0; i < 20; i++)
     m[`bulk${i}`] = await fx.message(c2, { content: `bulkword number ${i}`, created_at: NOW - 10 * DAY });
+  // Stored with microseconds (milliseconds in the index), shown as T = NOW - 11 days (floor).
+  m.fraction = await fx.message(c1, { content: 'fractionword at a fractional second', created_at: NOW - 11 * DAY + 0.9996 });
   m.ghost = await fx.message(c1, { content: 'ghostword deleted later', created_at: NOW - 2 * DAY });
   m.moved = await fx.message(c1, { content: 'movedword moved later', created_at: NOW - 2 * DAY });
   m.retyped = await fx.message(c1, { content: 'retypedword becomes activity', created_at: NOW - 2 * DAY });
@@ -201,6 +203,22 @@ const cases = (): Case[] => [
     params: () => ({ q: 'zebra', from: `agent:${f.agentUser}`, inbox_id: f.inbox1, since: NOW - 6 * DAY, until: NOW - 4 * DAY }),
     expect: ['privateNote'],
   },
+  {
+    name: 'includes a message shown as T in until=T (whole seconds)',
+    params: () => ({ q: 'fractionword', until: NOW - 11 * DAY }),
+    expect: ['fraction'],
+  },
+  {
+    name: 'includes a message shown as T in since=T&until=T',
+    params: () => ({ q: 'fractionword', since: NOW - 11 * DAY, until: NOW - 11 * DAY }),
+    expect: ['fraction'],
+  },
+  {
+    name: 'leaves a message shown as T out of since=T+1',
+    params: () => ({ q: 'fractionword', since: NOW - 11 * DAY + 1 }),
+    expect: [],
+  },
+  { name: 'leaves a message shown as T out of until=T-1', params: () => ({ q: 'fractionword', until: NOW - 11 * DAY - 1 }), expect: [] },
   { name: 'matches Unicode words', params: () => ({ q: 'müller caf' }), expect: ['unicode'] },
   { name: 'matches CJK words', params: () => ({ q: '東京' }), expect: ['unicode'] },
   { name: 'treats % and _ as separators, never wildcards', params: () => ({ q: '50% off_sale' }), expect: ['literal'] },
