@@ -58,6 +58,11 @@ beforeAll(async () => {
     content: `<h1>Intro</h1><p>${'lorem ipsum dolor sit amet '.repeat(30)}</p><p>The **warranty** covers parts.</p><p>${'consectetur adipiscing elit '.repeat(30)}</p>`,
     updated_at: NOW - 9 * DAY,
   });
+  a.entities = await fx.article(account, portal, {
+    title: 'Entity guide',
+    content: '<p>Our caf&eacute; &mdash; we&#8217;re open&nbsp;daily&hellip;</p>',
+    updated_at: NOW - 9 * DAY,
+  });
   a.percent = await fx.article(account, portal, { title: 'Save 20% today', updated_at: NOW - 9 * DAY });
   const otherPortal = await fx.portal(other, 'other');
   await fx.article(other, otherPortal, { title: 'Refund policy of another account' });
@@ -71,6 +76,11 @@ const find = async (q: string, page?: number) =>
   ids(await search(deps, token, account, 'articles', page ? { q, page } : { q }), 'articles');
 
 describe('article search (contract §4)', () => {
+  it('gives a plain-text snippet with every HTML entity decoded', async () => {
+    const r = await search(deps, token, account, 'articles', { q: 'entity guide' });
+    expect(r.payload.articles?.[0]?.snippet).toBe('Our café — we’re open daily…');
+  });
+
   it('matches word prefixes in title, description or content, title matches first', async () => {
     expect(await find('refund')).toEqual([a.title, a.draft, a.archived, a.descOnly, a.contentOnly]);
   });

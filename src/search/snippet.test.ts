@@ -9,6 +9,20 @@ describe('toPlainText', () => {
   });
 });
 
+describe('toPlainText decodes every HTML entity', () => {
+  it('named, decimal and hexadecimal, once', () => {
+    expect(toPlainText('<p>Caf&eacute; &mdash; we&#8217;re open&hellip; &#x2F; &euro;5 &copy; &amp;amp;</p>')).toBe(
+      'Café — we’re open… / €5 © &amp;',
+    );
+  });
+  it('turns &nbsp; into a space and keeps decoded markup as text', () => {
+    expect(toPlainText('a&nbsp;&nbsp;b &lt;script&gt;x&lt;/script&gt; &#42;&#42;kept&#42;&#42;')).toBe('a b <script>x</script> **kept**');
+  });
+  it('keeps a lone < that starts no tag', () => {
+    expect(toPlainText('5 < 6 and 7 > 3')).toBe('5 < 6 and 7 > 3');
+  });
+});
+
 describe('buildSnippet', () => {
   it('returns short content whole', () => {
     expect(buildSnippet('Short text', ['x'])).toBe('Short text');
