@@ -41,6 +41,12 @@ beforeAll(async () => {
   });
   // Stored with microseconds, shown as T = NOW - 8 days (floor).
   c.fraction = await fx.contact(account, { name: 'Fractional Second', last_activity_at: NOW - 8 * DAY + 0.999999 });
+  c.greek = await fx.contact(account, { name: 'ΝΙΚΟΣ ΠΑΠΑΔΟΠΟΥΛΟΣ', last_activity_at: NOW - 9 * DAY });
+  c.turkish = await fx.contact(account, {
+    name: 'İstanbul Shop',
+    email: 'info@ISTANBUL.example',
+    last_activity_at: NOW - 9 * DAY - 1,
+  });
   await fx.contact(other, { name: 'Priya Raman of another account' });
   for (let i = 0; i < 17; i++)
     c[`tie${i}`] = await fx.contact(account, { name: `Tiebreak ${i}`, last_activity_at: NOW - 7 * DAY });
@@ -61,6 +67,17 @@ describe('contact search (contract §4)', () => {
   it('is case-insensitive on every field', async () => {
     expect(await find({ q: 'RAMANTOOLS' })).toEqual([c.byEmail]);
     expect(await find({ q: 'CRM-RAMAN' })).toEqual([c.byIdentifier]);
+  });
+
+  it('folds case the same way as every other search: final sigma and İ', async () => {
+    expect(await find({ q: 'νικος' })).toEqual([c.greek]);
+    expect(await find({ q: 'Νικος Παπαδοπουλος' })).toEqual([c.greek]);
+    expect(await find({ q: 'ΝΙΚΟΣ' })).toEqual([c.greek]);
+    expect(await find({ q: 'κοσ π' })).toEqual([c.greek]);
+    expect(await find({ q: 'istanbul' })).toEqual([c.turkish]);
+    expect(await find({ q: 'İSTANBUL' })).toEqual([c.turkish]);
+    expect(await find({ q: 'İstanbul.example' })).toEqual([c.turkish]);
+    expect(await find({ q: 'ıstanbul' })).toEqual([]);
   });
 
   it('matches %, _ and \\ literally', async () => {

@@ -1,5 +1,6 @@
 /** Article snippets: up to 300 characters of plain text around the first matched word. */
 import { decodeHTML } from 'entities';
+import { foldCase } from './text.js';
 
 export const SNIPPET_LENGTH = 300;
 const LEAD = 80;
@@ -20,10 +21,13 @@ export function toPlainText(content: string): string {
   return decodeHTML(stripped).replace(/\s+/g, ' ').trim();
 }
 
-/** Index of the first place where one of `words` starts a word of `text` (case-insensitive), or -1. */
+/**
+ * Index of the first place where one of the folded `words` starts a word of `text` (folded the
+ * same way, which keeps every index in place), or -1.
+ */
 function firstWordStart(text: string, words: string[]): number {
   let best = -1;
-  const lower = text.toLowerCase();
+  const lower = foldCase(text);
   for (const word of words) {
     const re = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'u');
     const m = re.exec(lower);
