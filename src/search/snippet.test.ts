@@ -16,7 +16,9 @@ describe('toPlainText decodes every HTML entity', () => {
     );
   });
   it('turns &nbsp; into a space and keeps decoded markup as text', () => {
-    expect(toPlainText('a&nbsp;&nbsp;b &lt;script&gt;x&lt;/script&gt; &#42;&#42;kept&#42;&#42;')).toBe('a b <script>x</script> **kept**');
+    expect(toPlainText('a&nbsp;&nbsp;b &lt;script&gt;x&lt;/script&gt; &#42;&#42;kept&#42;&#42;')).toBe(
+      'a b <script>x</script> **kept**',
+    );
   });
   it('keeps a lone < that starts no tag', () => {
     expect(toPlainText('5 < 6 and 7 > 3')).toBe('5 < 6 and 7 > 3');
