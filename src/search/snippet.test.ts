@@ -36,6 +36,12 @@ describe('buildSnippet', () => {
     expect(s.length).toBeLessThanOrEqual(300);
     expect(s).toMatch(/^….*needle here.*…$/);
   });
+  it('finds the word with the one case folding, at the right place after letters that lower-case longer', () => {
+    const text = `${'İİİİ '.repeat(60)}ΚΩΔΙΚΟΣ here ${'omega '.repeat(60)}`;
+    const s = buildSnippet(text, ['κωδικοσ']);
+    expect(s).toMatch(/^…(İİİİ )+ΚΩΔΙΚΟΣ here/);
+    expect(s.indexOf('ΚΩΔΙΚΟΣ')).toBeLessThanOrEqual(81);
+  });
   it('starts at the beginning when the word is near the start or missing', () => {
     const text = 'w '.repeat(400);
     expect(buildSnippet(text, ['nothing']).startsWith('w w')).toBe(true);
