@@ -58,6 +58,11 @@ beforeAll(async () => {
     content: `<h1>Intro</h1><p>${'lorem ipsum dolor sit amet '.repeat(30)}</p><p>The **warranty** covers parts.</p><p>${'consectetur adipiscing elit '.repeat(30)}</p>`,
     updated_at: NOW - 9 * DAY,
   });
+  a.entities = await fx.article(account, portal, {
+    title: 'Entity guide',
+    content: '<p>Our caf&eacute; &mdash; we&#8217;re open&nbsp;daily&hellip;</p>',
+    updated_at: NOW - 9 * DAY,
+  });
   a.percent = await fx.article(account, portal, { title: 'Save 20% today', updated_at: NOW - 9 * DAY });
   const otherPortal = await fx.portal(other, 'other');
   await fx.article(other, otherPortal, { title: 'Refund policy of another account' });
@@ -65,12 +70,52 @@ beforeAll(async () => {
     a[`tie${i}`] = await fx.article(account, portal, { title: `Tieword ${i}`, updated_at: NOW - 10 * DAY });
 });
 
+// The same folding articles, in an account with search_with_gin (the index-backed variant).
+const folding: Record<'plain' | 'gin', { token: string; account: number; ids: Record<string, number> }> = {} as never;
+beforeAll(async () => {
+  const fx = new Fixture(t.admin);
+  for (const variant of ['plain', 'gin'] as const) {
+    const acc = await fx.account({ searchWithGin: variant === 'gin' });
+    const user = await fx.user();
+    await fx.member(acc, user, 'agent');
+    const portal = await fx.portal(acc, `fold-${variant}`);
+    const ids: Record<string, number> = {};
+    ids.greek = await fx.article(acc, portal, { title: 'ΚΩΔΙΚΟΣ ΠΡΟΣΒΑΣΗΣ', content: 'Επαναφορά', updated_at: NOW - DAY });
+    ids.turkish = await fx.article(acc, portal, { title: 'Mağaza', content: 'İstanbul şubesi', updated_at: NOW - 2 * DAY });
+    ids.sigma = await fx.article(acc, portal, { title: 'κωδικοσ με σίγμα', updated_at: NOW - 3 * DAY });
+    folding[variant] = { token: await fx.token(user), account: acc, ids };
+  }
+});
+
 afterAll(() => t.drop());
 
 const find = async (q: string, page?: number) =>
   ids(await search(deps, token, account, 'articles', page ? { q, page } : { q }), 'articles');
 
+describe.each(['plain', 'gin'] as const)('article search folds case one way (%s variant)', (variant) => {
+  const findIn = async (q: string) => {
+    const { token: tok, account: acc, ids } = folding[variant];
+    const r = await search(deps, tok, acc, 'articles', { q });
+    return r.payload.articles?.map((x) => Object.keys(ids).find((k) => ids[k] === x.id));
+  };
+  it('folds a final sigma however it is typed', async () => {
+    expect(await findIn('κωδικος')).toEqual(['greek', 'sigma']);
+    expect(await findIn('ΚΩΔΙΚΟΣ')).toEqual(['greek', 'sigma']);
+    expect(await findIn('κωδικοσ προσβασης')).toEqual(['greek']);
+  });
+  it('folds İ to i', async () => {
+    expect(await findIn('istanbul')).toEqual(['turkish']);
+    expect(await findIn('İstanbul')).toEqual(['turkish']);
+    expect(await findIn('ıstanbul')).toEqual([]);
+  });
+});
+
 describe('article search (contract §4)', () => {
+  it('gives a plain-text snippet with every HTML entity decoded', async () => {
+    const r = await search(deps, token, account, 'articles', { q: 'entity guide' });
+    expect(r.payload.articles?.[0]?.snippet).toBe('Our café — we’re open daily…');
+  });
+
   it('matches word prefixes in title, description or content, title matches first', async () => {
     expect(await find('refund')).toEqual([a.title, a.draft, a.archived, a.descOnly, a.contentOnly]);
   });

@@ -39,6 +39,14 @@ beforeAll(async () => {
     additional_attributes: null,
     last_activity_at: NOW - 6 * DAY,
   });
+  // Stored with microseconds, shown as T = NOW - 8 days (floor).
+  c.fraction = await fx.contact(account, { name: 'Fractional Second', last_activity_at: NOW - 8 * DAY + 0.999999 });
+  c.greek = await fx.contact(account, { name: 'ΝΙΚΟΣ ΠΑΠΑΔΟΠΟΥΛΟΣ', last_activity_at: NOW - 9 * DAY });
+  c.turkish = await fx.contact(account, {
+    name: 'İstanbul Shop',
+    email: 'info@ISTANBUL.example',
+    last_activity_at: NOW - 9 * DAY - 1,
+  });
   await fx.contact(other, { name: 'Priya Raman of another account' });
   for (let i = 0; i < 17; i++)
     c[`tie${i}`] = await fx.contact(account, { name: `Tiebreak ${i}`, last_activity_at: NOW - 7 * DAY });
@@ -59,6 +67,17 @@ describe('contact search (contract §4)', () => {
   it('is case-insensitive on every field', async () => {
     expect(await find({ q: 'RAMANTOOLS' })).toEqual([c.byEmail]);
     expect(await find({ q: 'CRM-RAMAN' })).toEqual([c.byIdentifier]);
+  });
+
+  it('folds case the same way as every other search: final sigma and İ', async () => {
+    expect(await find({ q: 'νικος' })).toEqual([c.greek]);
+    expect(await find({ q: 'Νικος Παπαδοπουλος' })).toEqual([c.greek]);
+    expect(await find({ q: 'ΝΙΚΟΣ' })).toEqual([c.greek]);
+    expect(await find({ q: 'κοσ π' })).toEqual([c.greek]);
+    expect(await find({ q: 'istanbul' })).toEqual([c.turkish]);
+    expect(await find({ q: 'İSTANBUL' })).toEqual([c.turkish]);
+    expect(await find({ q: 'İstanbul.example' })).toEqual([c.turkish]);
+    expect(await find({ q: 'ıstanbul' })).toEqual([]);
   });
 
   it('matches %, _ and \\ literally', async () => {
@@ -84,6 +103,17 @@ describe('contact search (contract §4)', () => {
     expect(await find({ q: 'raman', until: NOW - 2 * DAY })).toEqual([c.byEmail, c.byIdentifier]);
     expect(await find({ q: 'raman', since: NOW - 2 * DAY, until: NOW - 2 * DAY })).toEqual([c.byEmail]);
     expect(await find({ q: 'raman', since: NOW, until: NOW - DAY })).toEqual([]);
+  });
+
+  it('treats since and until as whole seconds: a record shown as T is in since=T and until=T', async () => {
+    const T = NOW - 8 * DAY;
+    const shown = await search(deps, token, account, 'contacts', { q: 'fractional' });
+    expect(shown.payload.contacts?.[0]?.last_activity_at).toBe(T);
+    expect(await find({ q: 'fractional', until: T })).toEqual([c.fraction]);
+    expect(await find({ q: 'fractional', since: T, until: T })).toEqual([c.fraction]);
+    expect(await find({ q: 'fractional', since: T })).toEqual([c.fraction]);
+    expect(await find({ q: 'fractional', until: T - 1 })).toEqual([]);
+    expect(await find({ q: 'fractional', since: T + 1 })).toEqual([]);
   });
 
   it('pages 15 at a time without overlap across ties', async () => {

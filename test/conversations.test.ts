@@ -68,6 +68,14 @@ beforeAll(async () => {
     sender_id: adminUser,
   });
   await fx.message(f.conv1, { content: 'resolved by Ada', message_type: 2, created_at: NOW - 1 * DAY });
+  // last_activity_at stored with microseconds, shown as T = NOW - 6 days (floor).
+  const fractional = await fx.contact(account, { name: 'Fractional Second' });
+  f.fraction = await fx.conversation(account, f.inbox, {
+    contact_id: fractional,
+    display_id: 5000,
+    created_at: NOW - 7 * DAY,
+    last_activity_at: NOW - 6 * DAY + 0.5,
+  });
   const otherInbox = await fx.inbox(other);
   const otherContact = await fx.contact(other, { name: 'Alice Moreau' });
   await fx.conversation(other, otherInbox, { display_id: 7, contact_id: otherContact });
@@ -109,6 +117,16 @@ describe('conversation search (contract §4)', () => {
     expect(await find({ q: 'Moreau', since: NOW - DAY })).toEqual([f.conv1]);
     expect(await find({ q: 'Moreau', until: NOW - 3 * DAY })).toEqual([f.conv3]);
     expect(await find({ q: 'Moreau', since: NOW - 3 * DAY, until: NOW - DAY })).toEqual([f.conv3, f.conv1]);
+  });
+
+  it('treats since and until as whole seconds: a record shown as T is in since=T and until=T', async () => {
+    const T = NOW - 6 * DAY;
+    const shown = await search(deps, admin, account, 'conversations', { q: 'fractional' });
+    expect(shown.payload.conversations?.[0]?.last_activity_at).toBe(T);
+    expect(await find({ q: 'fractional', until: T })).toEqual([f.fraction]);
+    expect(await find({ q: 'fractional', since: T, until: T })).toEqual([f.fraction]);
+    expect(await find({ q: 'fractional', until: T - 1 })).toEqual([]);
+    expect(await find({ q: 'fractional', since: T + 1 })).toEqual([]);
   });
 
   it('orders by created_at then id descending and pages without overlap', async () => {

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
 import { cliEnv, connectHttpMcp, REST_SUFFIX, startHttp, type HttpProcess } from './helpers/spawn.js';
+import { foldText } from './helpers/tenant-world.js';
 
 export const FUZZ_SEED = 20260606;
 export const FUZZ_REST_RUNS = 400;
@@ -161,7 +162,8 @@ interface Effective {
 type Verdict = { ok: Effective } | { violations: string[] };
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const lower = (s: string) => s.toLowerCase();
+/** The product's one case folding (README), as the shared oracle writes it. */
+const lower = foldText;
 /** Contract §4.2 and README: words are runs of letters, combining marks and digits. */
 const wordsOf = (s: string) => [...new Set(lower(s).split(/[^\p{L}\p{M}\p{N}]+/u))].filter(Boolean);
 const within = (at: number, since?: number, until?: number) =>

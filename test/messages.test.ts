@@ -81,6 +81,8 @@ beforeAll(async () => {
   m.activity = await fx.message(c1, { content: 'zebra assigned (activity)', message_type: 2, created_at: NOW - 1 * DAY });
   m.template = await fx.message(c1, { content: 'zebra template', message_type: 3, created_at: NOW - 1 * DAY });
   m.unicode = await fx.message(c1, { content: 'Über das Café von Müller — 東京 ✓', created_at: NOW - 8 * DAY });
+  m.greek = await fx.message(c1, { content: 'ΚΩΔΙΚΟΣ ΠΡΟΣΒΑΣΗΣ ξεχάστηκε', created_at: NOW - 8 * DAY - 60 });
+  m.turkish = await fx.message(c1, { content: 'İstanbul şubesi ISPARTA', created_at: NOW - 8 * DAY - 120 });
   m.literal = await fx.message(c1, { content: 'Get 50% off_sale now', created_at: NOW - 9 * DAY });
   m.bot = await fx.message(c1, {
     content: 'botreply hello',
@@ -92,6 +94,8 @@ beforeAll(async () => {
   // Same created_at for all: the page order must fall back to id DESC.
   for (let i = 0; i < 20; i++)
     m[`bulk${i}`] = await fx.message(c2, { content: `bulkword number ${i}`, created_at: NOW - 10 * DAY });
+  // Stored with microseconds (milliseconds in the index), shown as T = NOW - 11 days (floor).
+  m.fraction = await fx.message(c1, { content: 'fractionword at a fractional second', created_at: NOW - 11 * DAY + 0.9996 });
   m.ghost = await fx.message(c1, { content: 'ghostword deleted later', created_at: NOW - 2 * DAY });
   m.moved = await fx.message(c1, { content: 'movedword moved later', created_at: NOW - 2 * DAY });
   m.retyped = await fx.message(c1, { content: 'retypedword becomes activity', created_at: NOW - 2 * DAY });
@@ -201,7 +205,36 @@ const cases = (): Case[] => [
     params: () => ({ q: 'zebra', from: `agent:${f.agentUser}`, inbox_id: f.inbox1, since: NOW - 6 * DAY, until: NOW - 4 * DAY }),
     expect: ['privateNote'],
   },
+  {
+    name: 'includes a message shown as T in until=T (whole seconds)',
+    params: () => ({ q: 'fractionword', until: NOW - 11 * DAY }),
+    expect: ['fraction'],
+  },
+  {
+    name: 'includes a message shown as T in since=T&until=T',
+    params: () => ({ q: 'fractionword', since: NOW - 11 * DAY, until: NOW - 11 * DAY }),
+    expect: ['fraction'],
+  },
+  {
+    name: 'leaves a message shown as T out of since=T+1',
+    params: () => ({ q: 'fractionword', since: NOW - 11 * DAY + 1 }),
+    expect: [],
+  },
+  {
+    name: 'leaves a message shown as T out of until=T-1',
+    params: () => ({ q: 'fractionword', until: NOW - 11 * DAY - 1 }),
+    expect: [],
+  },
   { name: 'matches Unicode words', params: () => ({ q: 'müller caf' }), expect: ['unicode'] },
+  // One folding everywhere (README): per character lower case, with İ → i and final ς → σ.
+  { name: 'folds a final sigma typed in capitals', params: () => ({ q: 'ΚΩΔΙΚΟΣ' }), expect: ['greek'] },
+  { name: 'folds a final sigma typed as ς', params: () => ({ q: 'κωδικος προσβασης' }), expect: ['greek'] },
+  { name: 'folds a final sigma typed as σ', params: () => ({ q: 'κωδικοσ' }), expect: ['greek'] },
+  { name: 'folds a sigma in a prefix typed as ς', params: () => ({ q: 'προς' }), expect: ['greek'] },
+  { name: 'folds İ to i (q "istanbul")', params: () => ({ q: 'istanbul' }), expect: ['turkish'] },
+  { name: 'folds İ to i (q "İstanbul")', params: () => ({ q: 'İstanbul' }), expect: ['turkish'] },
+  { name: 'folds İ to i (q "İSPARTA" finds "ISPARTA")', params: () => ({ q: 'İSPARTA' }), expect: ['turkish'] },
+  { name: 'keeps dotless ı apart from i', params: () => ({ q: 'ıstanbul' }), expect: [] },
   { name: 'matches CJK words', params: () => ({ q: '東京' }), expect: ['unicode'] },
   { name: 'treats % and _ as separators, never wildcards', params: () => ({ q: '50% off_sale' }), expect: ['literal'] },
   { name: 'finds nothing for a lone wildcard', params: () => ({ q: '%' }), expect: [] },

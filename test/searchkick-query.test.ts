@@ -59,7 +59,7 @@ describe('searchkick filters', () => {
       { term: { account_id: 7 } },
       { terms: { inbox_id: [1, 2] } },
       { terms: { message_type: ['incoming', 'outgoing'] } },
-      { range: { created_at: { gte: '2025-01-02T03:04:05.000Z', lte: '2025-01-03T03:04:05.000Z' } } },
+      { range: { created_at: { gte: '2025-01-02T03:04:05.000Z', lte: '2025-01-03T03:04:05.999Z' } } },
     ]);
   });
 

@@ -84,6 +84,8 @@ describe.skipIf(!hasOs)('searchkick format on OpenSearch', () => {
       ...byAgent,
     });
     m.domain = await fx.message(c1, { content: 'write to help@example.com today', created_at: NOW - 7 * DAY - HOUR });
+    // Stored with microseconds (milliseconds in the index), shown as T = NOW - 9 days (floor).
+    m.fraction = await fx.message(c1, { content: 'fractionword message', created_at: NOW - 9 * DAY + 0.9996 });
     m.old = await fx.message(c1, { content: 'refund from long ago', created_at: NOW - 100 * DAY });
     m.ghost = await fx.message(c1, { content: 'ghostly refund', created_at: NOW - 8 * DAY });
     // Same created_at for all: the page order must fall back to id DESC.
@@ -180,6 +182,14 @@ describe.skipIf(!hasOs)('searchkick format on OpenSearch', () => {
   it('applies since and until inclusively', async () => {
     expect(await find({ q: 'refund', since: NOW - 2 * DAY })).toEqual(['refund', 'refunds']);
     expect(await find({ q: 'refund', until: NOW - 2 * DAY })).toEqual(['refunds', 'hiddenRefund']);
+  });
+
+  it('treats since and until as whole seconds: a message shown as T is in since=T and until=T', async () => {
+    const T = NOW - 9 * DAY;
+    expect(await find({ q: 'fractionword', until: T })).toEqual(['fraction']);
+    expect(await find({ q: 'fractionword', since: T, until: T })).toEqual(['fraction']);
+    expect(await find({ q: 'fractionword', until: T - 1 })).toEqual([]);
+    expect(await find({ q: 'fractionword', since: T + 1 })).toEqual([]);
   });
 
   it('searches the last 90 days by default', async () => {

@@ -95,7 +95,9 @@ export const toolDefs = [
     title: 'Search help-center articles',
     description: [
       'Search help-center articles of one help-desk account: every word of `q` must start a word of the title, description or content, case-insensitively. Best matches first; each result has a plain-text `snippet` around the first match.',
+      'Drafts and archived articles are included: the `status` of each result ("draft", "published" or "archived") tells them apart — quote or link only published articles to a customer.',
       PAGING,
+      DATA_NOTE,
     ].join(' '),
   },
 ] as const satisfies readonly {

@@ -9,7 +9,7 @@ import { PAGE_SIZE, type ArticlesParams } from './params.js';
 import type { ArticleRecord } from './records.js';
 import { buildSnippet } from './snippet.js';
 import { epoch, pageClause } from './sql.js';
-import { containsPattern, hasTrigram, splitWords, wordStartRegex } from './text.js';
+import { hasTrigram, likePrefilter, splitWords, wordStartRegex } from './text.js';
 
 export interface ArticleRow {
   id: number;
@@ -42,14 +42,18 @@ export function buildArticlesQuery(
 ): SqlQuery {
   const p = new SqlParams();
   // Index-backed variant: a word that starts a word of a field is a substring of ARTICLE_TEXT,
-  // so this filter never drops a match and lets the trigram index narrow the rows first.
+  // so this filter (a superset: likePrefilter) never drops a match and lets the trigram index
+  // narrow the rows first; the folded regular expressions decide, as in the default variant.
   const prefilter = indexBacked
-    ? words.filter((w) => hasTrigram(w)).map((w) => `${ARTICLE_TEXT} ILIKE ${p.add(containsPattern(w))}`)
+    ? words
+        .map((w) => likePrefilter(w))
+        .filter((pattern) => hasTrigram(pattern))
+        .map((pattern) => `${ARTICLE_TEXT} ILIKE ${p.add(pattern)}`)
     : [];
   const regexes = words.map((w) => p.add(wordStartRegex(w)));
-  const inTitle = regexes.map((r) => `coalesce(a.title ~* ${r}, false)`);
-  const inTitleOrDescription = regexes.map((r) => `coalesce(a.title ~* ${r} OR a.description ~* ${r}, false)`);
-  const anywhere = regexes.map((r) => `(a.title ~* ${r} OR a.description ~* ${r} OR a.content ~* ${r})`);
+  const inTitle = regexes.map((r) => `coalesce(a.title ~ ${r}, false)`);
+  const inTitleOrDescription = regexes.map((r) => `coalesce(a.title ~ ${r} OR a.description ~ ${r}, false)`);
+  const anywhere = regexes.map((r) => `(a.title ~ ${r} OR a.description ~ ${r} OR a.content ~ ${r})`);
   const text = `
     SELECT a.id, a.title, a.slug, p.slug AS portal_slug, a.account_id, cat.name AS category_name, a.status,
            ${epoch('a.updated_at')} AS updated_at, a.locale, a.description, a.content

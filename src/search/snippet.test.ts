@@ -9,6 +9,22 @@ describe('toPlainText', () => {
   });
 });
 
+describe('toPlainText decodes every HTML entity', () => {
+  it('named, decimal and hexadecimal, once', () => {
+    expect(toPlainText('<p>Caf&eacute; &mdash; we&#8217;re open&hellip; &#x2F; &euro;5 &copy; &amp;amp;</p>')).toBe(
+      'Café — we’re open… / €5 © &amp;',
+    );
+  });
+  it('turns &nbsp; into a space and keeps decoded markup as text', () => {
+    expect(toPlainText('a&nbsp;&nbsp;b &lt;script&gt;x&lt;/script&gt; &#42;&#42;kept&#42;&#42;')).toBe(
+      'a b <script>x</script> **kept**',
+    );
+  });
+  it('keeps a lone < that starts no tag', () => {
+    expect(toPlainText('5 < 6 and 7 > 3')).toBe('5 < 6 and 7 > 3');
+  });
+});
+
 describe('buildSnippet', () => {
   it('returns short content whole', () => {
     expect(buildSnippet('Short text', ['x'])).toBe('Short text');
@@ -19,6 +35,12 @@ describe('buildSnippet', () => {
     const s = buildSnippet(text, ['needle']);
     expect(s.length).toBeLessThanOrEqual(300);
     expect(s).toMatch(/^….*needle here.*…$/);
+  });
+  it('finds the word with the one case folding, at the right place after letters that lower-case longer', () => {
+    const text = `${'İİİİ '.repeat(60)}ΚΩΔΙΚΟΣ here ${'omega '.repeat(60)}`;
+    const s = buildSnippet(text, ['κωδικοσ']);
+    expect(s).toMatch(/^…(İİİİ )+ΚΩΔΙΚΟΣ here/);
+    expect(s.indexOf('ΚΩΔΙΚΟΣ')).toBeLessThanOrEqual(81);
   });
   it('starts at the beginning when the word is near the start or missing', () => {
     const text = 'w '.repeat(400);

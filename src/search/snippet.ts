@@ -1,30 +1,33 @@
 /** Article snippets: up to 300 characters of plain text around the first matched word. */
+import { decodeHTML } from 'entities';
+import { foldCase } from './text.js';
 
 export const SNIPPET_LENGTH = 300;
 const LEAD = 80;
 
-/** Markdown/HTML → plain text, whitespace collapsed. Conservative: removes markup, keeps words. */
+/**
+ * Markdown/HTML → plain text, whitespace collapsed. Conservative: removes markup, keeps words.
+ * Entities are decoded last (by `entities`, the full HTML table: named, decimal, hexadecimal), so
+ * `&lt;b&gt;` and `&#42;` stay text instead of being taken for markup.
+ */
 export function toPlainText(content: string): string {
-  return content
+  const stripped = content
     .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/gi, ' ')
-    .replace(/&amp;/gi, '&')
-    .replace(/&lt;/gi, '<')
-    .replace(/&gt;/gi, '>')
-    .replace(/&quot;/gi, '"')
-    .replace(/&#39;/gi, "'")
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<\/?[a-z!][^>]*>/gi, ' ')
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+\.)\s+/gm, '')
-    .replace(/(\*\*|__|\*|`{1,3}|~~)/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+    .replace(/(\*\*|__|\*|`{1,3}|~~)/g, '');
+  return decodeHTML(stripped).replace(/\s+/g, ' ').trim();
 }
 
-/** Index of the first place where one of `words` starts a word of `text` (case-insensitive), or -1. */
+/**
+ * Index of the first place where one of the folded `words` starts a word of `text` (folded the
+ * same way, which keeps every index in place), or -1.
+ */
 function firstWordStart(text: string, words: string[]): number {
   let best = -1;
-  const lower = text.toLowerCase();
+  const lower = foldCase(text);
   for (const word of words) {
     const re = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'u');
     const m = re.exec(lower);

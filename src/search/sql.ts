@@ -7,11 +7,15 @@ export function epoch(column: string): string {
   return `floor(extract(epoch FROM ${column}))::bigint`;
 }
 
-/** `column >= since AND column <= until` (inclusive) for whichever bounds are given. */
+/**
+ * Inclusive bounds in whole seconds, for whichever are given: `since` from T.000000 on, `until` up
+ * to T.999999 (`< until + 1`), since the database stores microseconds and records show
+ * floor(epoch). A record shown as T is then in `since=T` and in `until=T`.
+ */
 export function timeBounds(column: string, since: number | undefined, until: number | undefined, p: SqlParams): string[] {
   const clauses: string[] = [];
   if (since !== undefined) clauses.push(`${column} >= (to_timestamp(${p.add(since)}::double precision) AT TIME ZONE 'UTC')`);
-  if (until !== undefined) clauses.push(`${column} <= (to_timestamp(${p.add(until)}::double precision) AT TIME ZONE 'UTC')`);
+  if (until !== undefined) clauses.push(`${column} < (to_timestamp(${p.add(until + 1)}::double precision) AT TIME ZONE 'UTC')`);
   return clauses;
 }
 

@@ -1,12 +1,68 @@
 import { describe, expect, it } from 'vitest';
-import { containsPattern, escapeLike, hasTrigram, splitWords, wordStartRegex } from './text.js';
+import {
+  caseVariants,
+  containsPattern,
+  escapeLike,
+  foldCase,
+  foldedRegex,
+  hasTrigram,
+  likePrefilter,
+  splitWords,
+  substringMatch,
+  wordStartRegex,
+} from './text.js';
+import { SqlParams } from '../db/db.js';
+
+describe('foldCase', () => {
+  it('lower-cases each character on its own: Σ is σ wherever it stands, final ς is σ too', () => {
+    expect(foldCase('ΚΩΔΙΚΟΣ ΠΡΟΣΒΑΣΗΣ')).toBe('κωδικοσ προσβασησ');
+    expect(foldCase('κωδικος')).toBe('κωδικοσ');
+  });
+  it('folds İ to i (one character) and keeps ı, ß, accents and decomposed letters apart', () => {
+    expect(foldCase('İstanbul')).toBe('istanbul');
+    expect(foldCase('ıI')).toBe('ıi');
+    expect(foldCase('STRAẞE straße')).toBe('straße straße');
+    expect(foldCase('E\u0301É')).toBe('e\u0301é');
+  });
+  it('keeps the length, so folded text lines up with the original', () => {
+    const text = 'İİΣς ǅ K 𐐀';
+    expect(foldCase(text)).toHaveLength(text.length);
+  });
+});
+
+describe('caseVariants', () => {
+  it('lists every code point that folds to a character', () => {
+    expect([...caseVariants('σ')].sort()).toEqual(['Σ', 'ς', 'σ'].sort());
+    expect([...caseVariants('i')].sort()).toEqual(['I', 'i', 'İ'].sort());
+    expect(caseVariants('k')).toContain('\u212a');
+    expect(caseVariants('ı')).toEqual(['ı']);
+    expect(caseVariants('1')).toEqual(['1']);
+  });
+});
+
+describe('foldedRegex and likePrefilter', () => {
+  it('turn each character into its case class, escaping regular-expression syntax', () => {
+    expect(foldedRegex('σ.1*')).toBe('[σΣς]\\.1\\*');
+  });
+  it('put _ in the ILIKE prefilter where the database folds otherwise, and escape wildcards', () => {
+    expect(likePrefilter('κωδικοσ')).toBe('%κωδικο_%');
+    expect(likePrefilter('50%_a')).toBe('%50\\%\\_a%');
+  });
+  it('match contacts with ILIKE for ASCII and with the folded expression otherwise', () => {
+    const p = new SqlParams();
+    expect(substringMatch(['c.name', 'c.email'], 'ABC', p)).toBe('(c.name ILIKE $1 OR c.email ILIKE $1)');
+    expect(substringMatch(['c.name'], 'Σ', p)).toBe('(c.name ~ $2)');
+    expect(p.values).toEqual(['%abc%', '[σΣς]']);
+  });
+});
 
 describe('splitWords', () => {
-  it('splits on every non-letter/digit character and lower-cases', () => {
+  it('splits on every non-letter/digit character and folds case', () => {
     expect(splitWords('Zebra-crossing, TEST1! foo_bar')).toEqual(['zebra', 'crossing', 'test1', 'foo', 'bar']);
   });
   it('keeps letters of any script and removes duplicates', () => {
     expect(splitWords('Müller müller 東京 café')).toEqual(['müller', '東京', 'café']);
+    expect(splitWords('ΚΩΔΙΚΟΣ κωδικος İstanbul')).toEqual(['κωδικοσ', 'istanbul']);
   });
   it('returns no words for punctuation only', () => {
     expect(splitWords('%_\\ !?')).toEqual([]);

@@ -1,17 +1,87 @@
-/** Text rules shared by every engine: how `q` becomes words, and how literal substrings are matched. */
+/**
+ * Text rules shared by every engine: how `q` becomes words, the one case folding every comparison
+ * uses, and how literal substrings and word prefixes are matched in SQL.
+ */
 import type { SqlParams } from '../db/db.js';
 
 /** Word characters: letters, combining marks and digits, in any script. */
 const NON_WORD = /[^\p{L}\p{M}\p{N}]+/u;
 
+const ASCII = /^\p{ASCII}*$/u;
+
 /**
- * Splits text into lower-cased words on every non-letter/digit character (contract §4.2).
+ * The case folding of every comparison, on every engine (README, "Case-insensitivity"): each code
+ * point becomes its simple lower-case mapping, with capital İ → i (not "i̇") and final ς → σ.
+ * Nothing else is equated: ß and "ss", ı and i, é and e, precomposed and decomposed letters stay
+ * different. One code point always becomes one code point (in the same UTF-16 length), so a
+ * folded text lines up with the original and the fold can be expressed as per-character classes
+ * in SQL (see foldedRegex).
+ */
+export function foldCase(text: string): string {
+  if (ASCII.test(text)) return text.toLowerCase();
+  // toLowerCase is the full mapping: its only unconditional multi-character case is İ (handled
+  // first), and its only context rule (final sigma) is undone by folding ς to σ.
+  return text
+    .replace(/\u0130/g, 'i')
+    .toLowerCase()
+    .replace(/\u03c2/g, '\u03c3');
+}
+
+/**
+ * Splits text into folded words on every non-letter/digit character (contract §4.2).
  * `"Zebra-crossing, test1!"` → `["zebra", "crossing", "test1"]`. Duplicates are removed.
  */
 export function splitWords(text: string): string[] {
   const words = new Set<string>();
-  for (const w of text.toLowerCase().split(NON_WORD)) if (w !== '') words.add(w);
+  for (const w of foldCase(text).split(NON_WORD)) if (w !== '') words.add(w);
   return [...words];
+}
+
+let classes: Map<string, string[]> | undefined;
+
+/**
+ * Cased letters end in plane 1 (Adlam, U+1E900…); planes 2 and up hold CJK ideographs and
+ * private use. test/folding.test.ts compares the classes with a walk over every code point.
+ */
+const LAST_CASED = 0x1ffff;
+
+/** Folded code point → every code point that folds to it, when there is more than one (built once, a few ms). */
+function foldClasses(): Map<string, string[]> {
+  if (classes) return classes;
+  classes = new Map();
+  for (let cp = 0; cp <= LAST_CASED; cp++) {
+    if (cp === 0xd800) cp = 0xe000;
+    const c = String.fromCodePoint(cp);
+    const f = foldCase(c);
+    if (f === c) continue;
+    let members = classes.get(f);
+    if (!members) classes.set(f, (members = [f]));
+    members.push(c);
+  }
+  return classes;
+}
+
+/** Every code point whose fold is the folded code point `c` (at least `c` itself). */
+export function caseVariants(c: string): readonly string[] {
+  return foldClasses().get(c) ?? [c];
+}
+
+/**
+ * Blocks where the database's own lower-casing (ILIKE, the trigram index) agrees with foldCase in
+ * the glibc and PGlite UTF-8 locales (test/folding.test.ts checks every letter of them): Latin,
+ * IPA, Greek, Cyrillic, Armenian, Georgian, Cherokee, Latin and Greek extended, letterlike
+ * symbols and fullwidth forms. Newer letters may be unknown to the database's tables.
+ */
+const DB_FOLDS_ALIKE =
+  /^[\p{ASCII}\u0080-\u058f\u10a0-\u10ff\u13a0-\u13ff\u1c90-\u1cbf\u1e00-\u1fff\u2100-\u218f\uab70-\uabbf\uff00-\uffef]$/u;
+
+/**
+ * Whether ILIKE may tell apart two code points that foldCase equates: final sigma (the database
+ * lower-cases ς to itself) and letters outside DB_FOLDS_ALIKE.
+ */
+export function foldsDifferentlyInDb(c: string): boolean {
+  const variants = caseVariants(c);
+  return variants.length > 1 && variants.some((v) => v === '\u03c2' || !DB_FOLDS_ALIKE.test(v));
 }
 
 /** Escapes `\`, `%` and `_` so a caller's text is matched literally by (I)LIKE (default escape `\`). */
@@ -25,13 +95,46 @@ export function containsPattern(text: string): string {
 }
 
 /**
- * SQL that is true when `q` is a case-insensitive literal substring of any of `columns`. Each
- * column gets its own `col ILIKE $n` so a trigram index on that column (or a multi-column one
- * covering it) can serve the test. Every substring match of contacts and conversations uses this.
+ * The ILIKE pattern `%…%` that lets a trigram index narrow the rows for folded `folded`: a
+ * superset of the exact match. Every character whose case the database may fold differently
+ * from foldCase becomes `_` (any one character, and no trigram there); an exact folded check
+ * (foldedRegex) must decide on top of it.
+ */
+export function likePrefilter(folded: string): string {
+  let out = '';
+  for (const c of folded) out += foldsDifferentlyInDb(c) ? '_' : escapeLike(c);
+  return `%${out}%`;
+}
+
+/**
+ * A Postgres regular expression (for the case-sensitive `~`) that matches exactly the texts
+ * holding a substring whose fold is `folded`: each character becomes the class of the code points
+ * that fold to it (`σ` → `[σΣς]`), so neither the database's locale nor its Unicode tables matter.
+ */
+export function foldedRegex(folded: string): string {
+  let out = '';
+  for (const c of folded) {
+    const variants = caseVariants(c);
+    if (variants.length > 1) out += `[${variants.join('')}]`;
+    else out += /\p{ASCII}/u.test(c) && !/[A-Za-z0-9]/.test(c) ? `\\${c}` : c;
+  }
+  return out;
+}
+
+/**
+ * SQL that is true when the fold of `q` is a literal substring of the fold of any of `columns`.
+ * Each column gets its own test so a trigram index on that column (or a multi-column one covering
+ * it) can serve it: `col ILIKE $n` when the folded `q` is ASCII (ILIKE then folds exactly like
+ * foldCase, which test/folding.test.ts checks), else the folded regular expression `col ~ $n`,
+ * which pg_trgm serves as well and which is exact whatever the database locale. (An ILIKE
+ * prefilter next to it would make the planner multiply two estimates of the same match and walk
+ * thousands of rows where it would otherwise read 16 in order.) Every substring match of contacts
+ * and conversations uses this.
  */
 export function substringMatch(columns: readonly string[], q: string, p: SqlParams): string {
-  const pattern = p.add(containsPattern(q));
-  return `(${columns.map((col) => `${col} ILIKE ${pattern}`).join(' OR ')})`;
+  const folded = foldCase(q);
+  const test = ASCII.test(folded) ? `ILIKE ${p.add(containsPattern(folded))}` : `~ ${p.add(foldedRegex(folded))}`;
+  return `(${columns.map((col) => `${col} ${test}`).join(' OR ')})`;
 }
 
 /**
@@ -41,12 +144,12 @@ export function substringMatch(columns: readonly string[], q: string, p: SqlPara
 const MARK_RANGES = ['\\u0300-\\u036f', '\\u1ab0-\\u1aff', '\\u1dc0-\\u1dff', '\\u20d0-\\u20ff', '\\ufe20-\\ufe2f'].join('');
 
 /**
- * A Postgres regular expression (for `~*`) that matches `word` at the start of a word: at the
- * start of the text or after a character that is neither a letter, a digit nor a combining mark.
- * Words hold only letters, marks and digits, so nothing in them needs escaping.
+ * A Postgres regular expression (for the case-sensitive `~`) that matches the folded `word` at the
+ * start of a word, in any case (foldedRegex): at the start of the text or after a character that
+ * is neither a letter, a digit nor a combining mark.
  */
 export function wordStartRegex(word: string): string {
-  return `(^|[^[:alnum:]${MARK_RANGES}])${word}`;
+  return `(^|[^[:alnum:]${MARK_RANGES}])${foldedRegex(word)}`;
 }
 
 /**

@@ -130,16 +130,21 @@ const byDesc = (a: number[], b: number[]) => {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return b[i]! - a[i]!;
   return 0;
 };
+/**
+ * The product's case folding (README), written independently: each code point on its own is
+ * lower-cased (so Σ → σ wherever it stands), then İ → i and ς → σ.
+ */
+export const foldText = (s: string) =>
+  [...s].map((c) => (c === '\u0130' ? 'i' : c === '\u03c2' ? '\u03c3' : c.toLowerCase())).join('');
 export const wordsOf = (s: string) =>
-  s
-    .toLowerCase()
+  foldText(s)
     .split(/[^\p{L}\p{M}\p{N}]+/u)
     .filter(Boolean);
 const startsWord = (text: string, word: string) => wordsOf(text).some((w) => w.startsWith(word));
 
 /** Every row `caller` may see that matches `q`, in the contract's order (before paging). */
 export function expectedIds(w: TenantWorld, op: Op, caller: Membership, q: string): number[] {
-  const ql = q.toLowerCase();
+  const ql = foldText(q);
   const inboxes = accessibleInboxes(w, caller);
   const ordered = (rows: Array<{ key: number[]; id: number }>) => rows.sort((a, b) => byDesc(a.key, b.key)).map((r) => r.id);
   const words = wordsOf(q);
@@ -147,7 +152,7 @@ export function expectedIds(w: TenantWorld, op: Op, caller: Membership, q: strin
     case 'contacts':
       return ordered(
         w.contacts
-          .filter((c) => c.account === caller.account && (c.name.toLowerCase().includes(ql) || c.email.includes(ql)))
+          .filter((c) => c.account === caller.account && (foldText(c.name).includes(ql) || foldText(c.email).includes(ql)))
           .map((c) => ({ key: [c.last, c.id], id: c.id })),
       );
     case 'conversations':
@@ -156,7 +161,7 @@ export function expectedIds(w: TenantWorld, op: Op, caller: Membership, q: strin
           .filter((v) => {
             if (v.account !== caller.account || !inboxes.has(v.inbox)) return false;
             const c = w.contacts.find((x) => x.id === v.contact)!;
-            return String(v.display).includes(ql) || c.name.toLowerCase().includes(ql) || c.email.includes(ql);
+            return String(v.display).includes(ql) || foldText(c.name).includes(ql) || foldText(c.email).includes(ql);
           })
           .map((v) => ({ key: [v.created, v.id], id: v.id })),
       );

@@ -3,7 +3,7 @@ import { SqlParams, type Db } from '../../db/db.js';
 import { SEARCHABLE_MESSAGE_TYPES } from '../message-records.js';
 import type { MessageQuery } from '../message-query.js';
 import { timeBounds } from '../sql.js';
-import { containsPattern, hasTrigram, wordStartRegex } from '../text.js';
+import { hasTrigram, likePrefilter, wordStartRegex } from '../text.js';
 import type { MessageEngine } from './engine.js';
 
 /** Every filter of a MessageQuery except the words, over alias `m`. Shared with the record loader. */
@@ -21,11 +21,12 @@ export function messageFilterClauses(query: Omit<MessageQuery, 'words' | 'offset
 }
 
 /**
- * Each word must start a word of the content. `ILIKE '%word%'` is implied by that and lets the
- * trigram index on messages.content narrow the rows; the regular expression then decides.
+ * Each (folded) word must start a word of the content. `ILIKE '%word%'` (likePrefilter) is implied
+ * by that and lets the trigram index on messages.content narrow the rows; the folded regular
+ * expression then decides, the same way for every database locale.
  */
 export function messageWordClauses(words: string[], p: SqlParams): string[] {
-  return words.flatMap((w) => [`m.content ILIKE ${p.add(containsPattern(w))}`, `m.content ~* ${p.add(wordStartRegex(w))}`]);
+  return words.flatMap((w) => [`m.content ILIKE ${p.add(likePrefilter(w))}`, `m.content ~ ${p.add(wordStartRegex(w))}`]);
 }
 
 /** How the matching messages are found; every strategy returns the same ids in the same order. */

@@ -14,7 +14,8 @@ export function buildSearchdeskQuery(query: MessageQuery) {
       range: {
         created_at: {
           gte: query.since * 1000,
-          ...(query.until !== undefined ? { lte: query.until * 1000 } : {}),
+          // Whole seconds: created_at holds milliseconds, so until=T reaches T.999.
+          ...(query.until !== undefined ? { lte: query.until * 1000 + 999 } : {}),
           format: 'epoch_millis',
         },
       },

@@ -64,6 +64,8 @@ export function buildSearchkickMatch(text: string): Query {
 }
 
 const isoSeconds = (seconds: number) => new Date(seconds * 1000).toISOString();
+/** The last millisecond of a second (the index holds milliseconds): until=T reaches T.999. */
+const isoSecondEnd = (seconds: number) => new Date(seconds * 1000 + 999).toISOString();
 
 /** The MessageQuery's filters on the help desk's fields (string enums, ISO dates). */
 export function buildSearchkickFilters(query: MessageQuery): Query[] {
@@ -73,7 +75,7 @@ export function buildSearchkickFilters(query: MessageQuery): Query[] {
     { terms: { message_type: ['incoming', 'outgoing'] } },
     {
       range: {
-        created_at: { gte: isoSeconds(query.since), ...(query.until !== undefined ? { lte: isoSeconds(query.until) } : {}) },
+        created_at: { gte: isoSeconds(query.since), ...(query.until !== undefined ? { lte: isoSecondEnd(query.until) } : {}) },
       },
     },
   ];
