@@ -4,6 +4,7 @@
  */
 import { SqlParams, type SqlQuery } from '../db/db.js';
 import type { AccessContext } from '../auth/access.js';
+import { INDEX, searchdeskIndexes } from '../db/catalog.js';
 import { toPage, type Page, type SearchContext } from './context.js';
 import { PAGE_SIZE, type ArticlesParams } from './params.js';
 import type { ArticleRecord } from './records.js';
@@ -41,9 +42,9 @@ export function buildArticlesQuery(
   indexBacked = false,
 ): SqlQuery {
   const p = new SqlParams();
-  // Index-backed variant: a word that starts a word of a field is a substring of ARTICLE_TEXT,
-  // so this filter (a superset: likePrefilter) never drops a match and lets the trigram index
-  // narrow the rows first; the folded regular expressions decide, as in the default variant.
+  // A word that starts a word of a field is a substring of ARTICLE_TEXT, so this filter (a
+  // superset: likePrefilter) never drops a match and lets searchdesk_articles_text_trgm narrow
+  // the rows first; the folded regular expressions decide.
   const prefilter = indexBacked
     ? words
         .map((w) => likePrefilter(w))
@@ -54,17 +55,24 @@ export function buildArticlesQuery(
   const inTitle = regexes.map((r) => `coalesce(a.title ~ ${r}, false)`);
   const inTitleOrDescription = regexes.map((r) => `coalesce(a.title ~ ${r} OR a.description ~ ${r}, false)`);
   const anywhere = regexes.map((r) => `(a.title ~ ${r} OR a.description ~ ${r} OR a.content ~ ${r})`);
+  const tier = `CASE WHEN ${inTitle.join(' AND ')} THEN 2 WHEN ${inTitleOrDescription.join(' AND ')} THEN 1 ELSE 0 END`;
+  // Rank and page the ids first; only the page's rows are joined and carry their content.
   const text = `
+    WITH hits AS (
+      SELECT a.id, a.updated_at, ${tier} AS tier
+      FROM articles a
+      WHERE a.account_id = ${p.add(access.accountId)}::bigint
+        AND ${[...prefilter, ...anywhere].join('\n        AND ')}
+      ORDER BY tier DESC, a.updated_at DESC, a.id DESC
+      ${pageClause(params.page ?? 1, PAGE_SIZE, p)}
+    )
     SELECT a.id, a.title, a.slug, p.slug AS portal_slug, a.account_id, cat.name AS category_name, a.status,
            ${epoch('a.updated_at')} AS updated_at, a.locale, a.description, a.content
-    FROM articles a
+    FROM hits h
+    JOIN articles a ON a.id = h.id
     LEFT JOIN portals p ON p.id = a.portal_id
     LEFT JOIN categories cat ON cat.id = a.category_id
-    WHERE a.account_id = ${p.add(access.accountId)}::bigint
-      AND ${[...prefilter, ...anywhere].join('\n      AND ')}
-    ORDER BY CASE WHEN ${inTitle.join(' AND ')} THEN 2 WHEN ${inTitleOrDescription.join(' AND ')} THEN 1 ELSE 0 END DESC,
-             a.updated_at DESC, a.id DESC
-    ${pageClause(params.page ?? 1, PAGE_SIZE, p)}`;
+    ORDER BY h.tier DESC, h.updated_at DESC, h.id DESC`;
   return { text, values: p.values };
 }
 
@@ -84,11 +92,15 @@ export function toArticleRecord(row: ArticleRow, words: string[]): ArticleRecord
   };
 }
 
+/**
+ * The trigram prefilter is used by the index-backed variant, and by the default one when
+ * `searchdesk db indexes` created its index (it only narrows; the regular expressions decide).
+ */
 export async function searchArticles(ctx: SearchContext, params: ArticlesParams): Promise<Page<ArticleRecord>> {
   const words = splitWords(params.q);
   // A query of punctuation only has no word to match.
   if (words.length === 0) return { items: [], hasMore: false };
-  const query = buildArticlesQuery(ctx.access, params, words, ctx.access.flags.searchWithGin);
-  const rows = await ctx.db.query<ArticleRow>(query, 'search_articles');
+  const indexed = ctx.access.flags.searchWithGin || (await searchdeskIndexes(ctx.db)).has(INDEX.articlesTextTrgm);
+  const rows = await ctx.db.query<ArticleRow>(buildArticlesQuery(ctx.access, params, words, indexed), 'search_articles');
   return toPage(rows.map((row) => toArticleRecord(row, words)));
 }
