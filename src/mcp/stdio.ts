@@ -1,7 +1,8 @@
 /**
  * MCP over stdio: stdout carries nothing but protocol (the logger writes to fd 2). The caller is
  * the user of SEARCHDESK_ACCESS_TOKEN, checked once at start (contract §2: a missing, unknown or
- * bot token refuses to start) and again on every call, so a revoked token stops working at once.
+ * bot token refuses to start) and again on every call through the access cache, so a revoked
+ * token stops working within its bound (ACCESS_CACHE_TTL_MS, 2 s).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -9,7 +10,7 @@ import type { App } from '../app.js';
 import type { Caller } from '../auth/access.js';
 import { ConfigError } from '../config.js';
 import type { Logger } from '../logger.js';
-import { authenticateToken } from '../search/core.js';
+import { authenticateToken, withAccessCache } from '../search/core.js';
 import { toSearchError } from '../search/errors.js';
 import { createMcpServer } from './server.js';
 
@@ -89,8 +90,9 @@ async function startupCaller(opts: StdioOptions): Promise<() => Promise<Caller>>
 
 /** Starts the stdio MCP server; throws ConfigError when the token is refused. */
 export async function startStdioServer(opts: StdioOptions): Promise<RunningStdio> {
-  const { app, logger } = opts;
-  const resolveCaller = await startupCaller(opts);
+  const { logger } = opts;
+  const app: App = { ...opts.app, deps: withAccessCache(opts.app.deps) };
+  const resolveCaller = await startupCaller({ ...opts, app });
   const server = createMcpServer({ deps: app.deps, config: app.config, logger, resolveCaller, version: app.version });
   const stdin = opts.stdin ?? process.stdin;
   const transport = new StdioServerTransport(
