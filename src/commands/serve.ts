@@ -64,13 +64,14 @@ export const serveCommand: Command = async (args, env) => {
     ...(values.host !== undefined && { HOST: values.host }),
     ...(values.port !== undefined && { PORT: values.port }),
   });
-  const [{ createLogger }, { createApp }] = await Promise.all([import('../logger.js'), import('../app.js')]);
+  const [{ createLogger, flushLogger }, { createApp }] = await Promise.all([import('../logger.js'), import('../app.js')]);
   const logger = createLogger(config.logLevel);
   const app = await createApp(config, logger);
   try {
     await (values.http ? serveHttp(app, logger) : serveStdio(app, logger));
   } finally {
     await app.close();
+    flushLogger(logger);
   }
   return EXIT_OK;
 };
