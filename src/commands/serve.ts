@@ -26,8 +26,16 @@ async function demoCaller(app: App): Promise<Caller | undefined> {
 }
 
 async function serveStdio(app: App, logger: Logger): Promise<void> {
+  const [{ startupCaller }, { withAccessCache }] = await Promise.all([
+    import('../mcp/stdio-caller.js'),
+    import('../search/core.js'),
+  ]);
+  const served: App = { ...app, deps: withAccessCache(app.deps) };
+  // The token check talks to Postgres while the MCP SDK loads; its outcome is awaited below.
+  const caller = startupCaller({ app: served, logger, defaultCaller: await demoCaller(app) });
+  caller.catch(() => undefined);
   const { startStdioServer } = await import('../mcp/stdio.js');
-  const stdio = await startStdioServer({ app, logger, defaultCaller: await demoCaller(app) });
+  const stdio = await startStdioServer({ app: served, logger, caller });
   await Promise.race([stdio.closed, untilSignal()]);
   await stdio.close();
 }

@@ -12,7 +12,7 @@ import type { Logger } from '../logger.js';
 import type { SearchContext } from './context.js';
 import type { MessageEngines } from './messages.js';
 import type { Operation, ParamsOf } from './params.js';
-import { runSearch, type SearchResult } from './service.js';
+import type { SearchResult } from './service.js';
 
 /** The dependencies every surface shares. */
 export interface SearchDeps {
@@ -98,5 +98,7 @@ export async function searchAs<O extends Operation>(
   logger = deps.logger,
 ): Promise<SearchResult> {
   const ctx = await openContext(deps, caller, accountId, logger);
+  // Loaded on first use: a start that only checks the caller (stdio) does not build the search modules.
+  const { runSearch } = await import('./service.js');
   return runSearch(ctx, deps.engines, op, params);
 }
