@@ -97,6 +97,13 @@ function coldStart(): Promise<{ ms: number; rssMb: number }> {
   });
 }
 
+/** ms to spawn `node -e ''` and see it exit: what the machine's Node start costs right now. */
+function bareNode(): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  return new Promise((resolve) => child.once('exit', () => resolve(performance.now() - started)));
+}
+
 interface Cheap {
   label: string;
   tool: string;
@@ -161,10 +168,12 @@ async function main(): Promise<void> {
   await coldStart(); // the file-system cache, once
   const starts: number[] = [];
   const rss: number[] = [];
+  const bare: number[] = [];
   for (let i = 0; i < SPAWNS; i++) {
     const r = await coldStart();
     starts.push(r.ms);
     rss.push(r.rssMb);
+    bare.push(await bareNode());
   }
 
   // --- per-call fixed cost
@@ -230,7 +239,7 @@ async function main(): Promise<void> {
     '',
     `stdio cold start, spawn → tools/list answer, ${SPAWNS} spawns: median ${ms(median(starts))} ms ` +
       `(min ${ms(Math.min(...starts))}, max ${ms(Math.max(...starts))}); peak RSS median ${median(rss).toFixed(1)} MB ` +
-      `(max ${Math.max(...rss).toFixed(1)} MB)`,
+      `(max ${Math.max(...rss).toFixed(1)} MB); bare \`node -e ''\` median ${ms(median(bare))} ms`,
     '',
     `per-call fixed cost, ${CALLS} paired calls per query (ms; overhead = surface − core in-process):`,
     '',

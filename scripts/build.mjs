@@ -75,6 +75,27 @@ const pgNodeOnly = {
   },
 };
 
+/**
+ * The SDK's Server imports its Ajv validator (ajv, ~200 kB) for every start, though it only uses it
+ * when no validator is given; searchdesk always gives one (src/mcp/server.ts). In the bundle the
+ * import is a placeholder that refuses to be constructed.
+ */
+const noDefaultAjv = {
+  name: 'no-default-ajv',
+  setup(b) {
+    b.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, (args) =>
+      args.importer.includes(`@modelcontextprotocol${'/'}sdk`) && args.importer.endsWith(join('server', 'index.js'))
+        ? { path: 'ajv-provider', namespace: 'no-default-ajv' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'no-default-ajv' }, () => ({
+      contents:
+        "export class AjvJsonSchemaValidator { constructor() { throw new Error('searchdesk passes its own jsonSchemaValidator'); } }",
+      loader: 'js',
+    }));
+  },
+};
+
 // 2. The CLI: one entry, commands and heavy modules in chunks loaded on demand.
 await build({
   ...common,
@@ -84,7 +105,7 @@ await build({
   chunkNames: '[name]-[hash]',
   sourcemap: 'linked',
   sourcesContent: false,
-  plugins: [prebuiltToolList, pgNodeOnly],
+  plugins: [prebuiltToolList, pgNodeOnly, noDefaultAjv],
 });
 
 // 3. Assets next to the chunks that read them (src/db/schema.ts: ./sql/schema.sql).
