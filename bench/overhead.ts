@@ -51,7 +51,17 @@ function peakRssMb(pid: number): number {
 }
 
 /** One spawn → tools/list answer, with a plain JSON-RPC client (no SDK in the measured path). */
-function coldStart(): Promise<{ ms: number; rssMb: number }> {
+/** CPU ms (user + system) a live process has used so far. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return Number.NaN;
+  }
+}
+
+function coldStart(): Promise<{ ms: number; rssMb: number; cpuMs: number }> {
   const env = cliEnv({ DATABASE_URL, SEARCHDESK_ACCESS_TOKEN: TOKEN, LOG_LEVEL: opts['log-level'] });
   const started = performance.now();
   const child = spawn(process.execPath, [CLI], { env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -86,9 +96,10 @@ function coldStart(): Promise<{ ms: number; rssMb: number }> {
         } else if (msg.id === 2) {
           const elapsed = performance.now() - started;
           const rssMb = peakRssMb(child.pid as number);
+          const cpu = cpuMs(child.pid as number);
           child.removeAllListeners('exit');
           clearTimeout(timer);
-          child.once('exit', () => resolve({ ms: elapsed, rssMb }));
+          child.once('exit', () => resolve({ ms: elapsed, rssMb, cpuMs: cpu }));
           if (!msg.result?.tools?.length) reject(new Error('tools/list answered no tools'));
           child.stdin.end();
         }
@@ -169,10 +180,12 @@ async function main(): Promise<void> {
   const starts: number[] = [];
   const rss: number[] = [];
   const bare: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < SPAWNS; i++) {
     const r = await coldStart();
     starts.push(r.ms);
     rss.push(r.rssMb);
+    cpu.push(r.cpuMs);
     bare.push(await bareNode());
   }
 
@@ -238,7 +251,7 @@ async function main(): Promise<void> {
     `searchdesk fixed costs (${new Date().toISOString()}, node ${process.version}, LOG_LEVEL=${opts['log-level']})`,
     '',
     `stdio cold start, spawn → tools/list answer, ${SPAWNS} spawns: median ${ms(median(starts))} ms ` +
-      `(min ${ms(Math.min(...starts))}, max ${ms(Math.max(...starts))}); peak RSS median ${median(rss).toFixed(1)} MB ` +
+      `(min ${ms(Math.min(...starts))}, max ${ms(Math.max(...starts))}), CPU mean ${ms(cpu.reduce((a, b) => a + b, 0) / cpu.length)} ms; peak RSS median ${median(rss).toFixed(1)} MB ` +
       `(max ${Math.max(...rss).toFixed(1)} MB); bare \`node -e ''\` median ${ms(median(bare))} ms`,
     '',
     `per-call fixed cost, ${CALLS} paired calls per query (ms; overhead = surface − core in-process):`,
