@@ -139,6 +139,21 @@ describe('access cache: staleness bound', () => {
   });
 });
 
+describe('token and account in one statement (REST)', () => {
+  it('names the caller even when the account then refuses, and not when the token does', async () => {
+    for (const deps of [makeDeps(t.db), cachedDeps()]) {
+      const m = await member();
+      const other = await fx.account();
+      const heard: number[] = [];
+      const onCaller = (c: { userId: number }) => heard.push(c.userId);
+      expect(await codeOf(openContextForToken(deps, m.token, other, undefined, onCaller))).toBe('not_account_member');
+      expect(await codeOf(openContextForToken(deps, m.token, m.account, undefined, onCaller))).toBe('ok');
+      expect(await codeOf(openContextForToken(deps, 'no-such-token', m.account, undefined, onCaller))).toBe('invalid_token');
+      expect(heard).toEqual([m.user, m.user]);
+    }
+  });
+});
+
 describe('access cache: the HTTP surface uses it', () => {
   let app: App;
   let server: Server;

@@ -116,17 +116,18 @@ interface TokenAccessRow extends AccountRow {
 
 /**
  * Token → user → account → role → inboxes in one statement (one round trip per REST call). The
- * checks keep the contract's order: token (401) before account (404, membership, suspension).
+ * checks keep the contract's order: the token's 401s are thrown here; the account's (404,
+ * membership, suspension) by `access()`, so the caller is known even when the account refuses.
  */
 export async function resolveTokenAccess(
   db: Db,
   token: string | undefined,
   accountId: number,
-): Promise<{ caller: Caller; access: AccessContext }> {
+): Promise<{ caller: Caller; access: () => AccessContext }> {
   if (token === undefined || token.trim() === '') throw new SearchError('missing_token', MESSAGES.missingToken);
   if (!Number.isSafeInteger(accountId) || accountId <= 0) {
     const caller = await authenticate(db, token);
-    return { caller, access: toAccess(undefined, caller, accountId) };
+    return { caller, access: () => toAccess(undefined, caller, accountId) };
   }
   const rows = await db.query<TokenAccessRow>(
     {
@@ -143,5 +144,5 @@ export async function resolveTokenAccess(
   if (!row || row.owner_id === null) throw new SearchError('invalid_token', MESSAGES.invalidToken);
   if (row.owner_type !== 'User') throw new SearchError('bot_token', MESSAGES.botToken);
   const caller: Caller = { userId: Number(row.owner_id) };
-  return { caller, access: toAccess(row.account_exists ? row : undefined, caller, accountId) };
+  return { caller, access: () => toAccess(row.account_exists ? row : undefined, caller, accountId) };
 }

@@ -56,8 +56,9 @@ async function handleSearch(ctx: Parameters<Handler>[0], op: Operation, segment:
   }
   facts.account = accountId;
   // Token and account in one statement (or none, when the surface's access cache knows both).
-  const { caller, ctx: searchCtx } = await openContextForToken(app.deps, token, accountId, log);
-  facts.user = caller.userId;
+  const { ctx: searchCtx } = await openContextForToken(app.deps, token, accountId, log, (caller) => {
+    facts.user = caller.userId;
+  });
   const params = parseQueryParams(op, url.searchParams);
   const result = await runSearch(searchCtx, app.deps.engines, op, params);
   Object.assign(facts, { counts: countRows(result.payload), engine: result.meta.engine });

@@ -70,22 +70,28 @@ export async function openContext(
 /**
  * Token and account at once (REST): one statement when nothing is cached, none when both are.
  * Errors come in the contract's order: token (401) → account (404, membership, suspension).
+ * `onCaller` hears who the caller is as soon as the token is accepted, even when the account
+ * check then refuses (for the request's log line).
  */
 export async function openContextForToken(
   deps: SearchDeps,
   token: string | undefined,
   accountId: number,
   logger = deps.logger,
+  onCaller?: (caller: Caller) => void,
 ): Promise<{ caller: Caller; ctx: SearchContext }> {
   const cache = deps.accessCache;
   const known = cache && token !== undefined ? cache.caller(token) : undefined;
-  if (known) return { caller: known, ctx: await openContext(deps, known, accountId, logger) };
-  const { caller, access } = await resolveTokenAccess(deps.db, token, accountId);
-  if (cache) {
-    cache.rememberCaller(token as string, caller);
-    cache.rememberAccess(caller, freezeAccess(access));
+  if (known) {
+    onCaller?.(known);
+    return { caller: known, ctx: await openContext(deps, known, accountId, logger) };
   }
-  return { caller, ctx: { db: deps.db, access, logger, now: deps.now } };
+  const { caller, access } = await resolveTokenAccess(deps.db, token, accountId);
+  onCaller?.(caller);
+  cache?.rememberCaller(token as string, caller);
+  const granted = access();
+  cache?.rememberAccess(caller, freezeAccess(granted));
+  return { caller, ctx: { db: deps.db, access: granted, logger, now: deps.now } };
 }
 
 /** Runs an operation for a caller on an account. */
