@@ -18,7 +18,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { Db, SqlQuery } from '../src/db/db.js';
@@ -389,7 +389,8 @@ describe('over the wire', () => {
     }
     expect(toolCalls()).toBe(before);
     expect((await post({}, body)).status).toBe(200);
-    expect(toolCalls()).toBe(before + 1);
+    // The log is written asynchronously: its line may arrive just after the response.
+    await vi.waitFor(() => expect(toolCalls()).toBe(before + 1));
   });
 
   it('answers 403 to a request without Host (HTTP/1.0), on REST and /mcp', async () => {
@@ -460,14 +461,17 @@ describe('over the wire', () => {
       id: 1,
       result: { isError: true, content: [{ type: 'text', text: 'Unknown tool' }] },
     });
-    expect(
-      logLines(server.stderr())
-        .filter((l) => l.event === 'tool_call')
-        .at(-1),
-    ).toMatchObject({
-      tool: 'unknown',
-      status: 'unknown_tool',
-    });
+    // The log is written asynchronously: its line may arrive just after the response.
+    await vi.waitFor(() =>
+      expect(
+        logLines(server.stderr())
+          .filter((l) => l.event === 'tool_call')
+          .at(-1),
+      ).toMatchObject({
+        tool: 'unknown',
+        status: 'unknown_tool',
+      }),
+    );
     expect(server.stderr()).not.toContain('DROP TABLE');
     for (const token of [f.admin, f.bot, f.app]) expect(server.stderr()).not.toContain(token);
   });

@@ -26,8 +26,16 @@ async function demoCaller(app: App): Promise<Caller | undefined> {
 }
 
 async function serveStdio(app: App, logger: Logger): Promise<void> {
+  const [{ startupCaller }, { withAccessCache }] = await Promise.all([
+    import('../mcp/stdio-caller.js'),
+    import('../search/core.js'),
+  ]);
+  const served: App = { ...app, deps: withAccessCache(app.deps) };
+  // The token check talks to Postgres while the MCP SDK loads; its outcome is awaited below.
+  const caller = startupCaller({ app: served, logger, defaultCaller: await demoCaller(app) });
+  caller.catch(() => undefined);
   const { startStdioServer } = await import('../mcp/stdio.js');
-  const stdio = await startStdioServer({ app, logger, defaultCaller: await demoCaller(app) });
+  const stdio = await startStdioServer({ app: served, logger, caller });
   await Promise.race([stdio.closed, untilSignal()]);
   await stdio.close();
 }
@@ -64,13 +72,14 @@ export const serveCommand: Command = async (args, env) => {
     ...(values.host !== undefined && { HOST: values.host }),
     ...(values.port !== undefined && { PORT: values.port }),
   });
-  const [{ createLogger }, { createApp }] = await Promise.all([import('../logger.js'), import('../app.js')]);
+  const [{ createLogger, flushLogger }, { createApp }] = await Promise.all([import('../logger.js'), import('../app.js')]);
   const logger = createLogger(config.logLevel);
   const app = await createApp(config, logger);
   try {
     await (values.http ? serveHttp(app, logger) : serveStdio(app, logger));
   } finally {
     await app.close();
+    flushLogger(logger);
   }
   return EXIT_OK;
 };

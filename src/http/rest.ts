@@ -2,7 +2,7 @@
  * The REST surface: `GET /api/v1/accounts/{account_id}/search[/<resource>]` → `{ payload }`.
  * Order of checks, as in the help desk: token (401) → account (404/401) → parameters (422).
  */
-import { openContext, authenticateToken } from '../search/core.js';
+import { authenticateToken, openContextForToken } from '../search/core.js';
 import { MESSAGES, SearchError } from '../search/errors.js';
 import { parseQueryParams, type Operation } from '../search/params.js';
 import type { Payload } from '../search/records.js';
@@ -45,11 +45,20 @@ function countRows(payload: Payload): Record<string, number> {
 
 async function handleSearch(ctx: Parameters<Handler>[0], op: Operation, segment: string): Promise<void> {
   const { app, req, res, url, log, facts } = ctx;
-  const caller = await authenticateToken(app.deps, headerValue(req, 'api_access_token'));
-  facts.user = caller.userId;
-  const accountId = parseAccountSegment(segment);
+  const token = headerValue(req, 'api_access_token');
+  let accountId: number;
+  try {
+    accountId = parseAccountSegment(segment);
+  } catch (err) {
+    // A malformed account is a 404, but only after the token (401 first, contract §2).
+    facts.user = (await authenticateToken(app.deps, token)).userId;
+    throw err;
+  }
   facts.account = accountId;
-  const searchCtx = await openContext(app.deps, caller, accountId, log);
+  // Token and account in one statement (or none, when the surface's access cache knows both).
+  const { ctx: searchCtx } = await openContextForToken(app.deps, token, accountId, log, (caller) => {
+    facts.user = caller.userId;
+  });
   const params = parseQueryParams(op, url.searchParams);
   const result = await runSearch(searchCtx, app.deps.engines, op, params);
   Object.assign(facts, { counts: countRows(result.payload), engine: result.meta.engine });

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { App } from '../app.js';
 import type { Logger } from '../logger.js';
+import { withAccessCache } from '../search/core.js';
 import { toSearchError } from '../search/errors.js';
 import type { Handler, RequestContext } from './context.js';
 import { handleMcp } from './mcp.js';
@@ -74,9 +75,13 @@ function admit(ctx: RequestContext, route: Route | undefined, hosts: string[], o
   return true;
 }
 
-/** Creates the HTTP server for an app. Listening is the caller's business (see startHttpServer). */
+/**
+ * Creates the HTTP server for an app. Listening is the caller's business (see startHttpServer).
+ * Caller checks go through a short-lived access cache (src/auth/cache.ts; README, Security).
+ */
 export function createHttpServer(app: App, opts: HttpServerOptions = {}): Server {
   const logger = opts.logger ?? app.deps.logger;
+  const served: App = { ...app, deps: withAccessCache(app.deps) };
   const metrics = opts.metrics ?? createMetrics();
   const hosts = allowedHosts(app.config);
   const origins = allowedOrigins(app.config);
@@ -89,7 +94,7 @@ export function createHttpServer(app: App, opts: HttpServerOptions = {}): Server
     const route = matchRoute(url.pathname);
     const label = route?.label ?? 'unmatched';
     const log = logger.child({ req_id: requestId, route: label });
-    const ctx: RequestContext = { req, res, url, app, metrics, log, facts: {} };
+    const ctx: RequestContext = { req, res, url, app: served, metrics, log, facts: {} };
 
     res.once('close', () => {
       const seconds = (performance.now() - started) / 1000;

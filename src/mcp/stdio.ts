@@ -1,17 +1,17 @@
 /**
  * MCP over stdio: stdout carries nothing but protocol (the logger writes to fd 2). The caller is
  * the user of SEARCHDESK_ACCESS_TOKEN, checked once at start (contract §2: a missing, unknown or
- * bot token refuses to start) and again on every call, so a revoked token stops working at once.
+ * bot token refuses to start) and again on every call through the access cache, so a revoked
+ * token stops working within its bound (ACCESS_CACHE_TTL_MS, 2 s).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { App } from '../app.js';
 import type { Caller } from '../auth/access.js';
-import { ConfigError } from '../config.js';
 import type { Logger } from '../logger.js';
-import { authenticateToken } from '../search/core.js';
-import { toSearchError } from '../search/errors.js';
+import { withAccessCache } from '../search/core.js';
 import { createMcpServer } from './server.js';
+import { startupCaller } from './stdio-caller.js';
 
 export interface StdioOptions {
   app: App;
@@ -21,6 +21,11 @@ export interface StdioOptions {
    * (Hook for the embedded demo database, where stdio acts as the demo administrator.)
    */
   defaultCaller?: Caller;
+  /**
+   * The startup token check, already under way (serve starts it before loading the MCP SDK so the
+   * two overlap); started here when absent. Its app must be the one given here.
+   */
+  caller?: Promise<() => Promise<Caller>>;
   stdin?: NodeJS.ReadableStream & { pause(): unknown };
   stdout?: NodeJS.WritableStream;
 }
@@ -60,37 +65,11 @@ function trackInFlight(transport: StdioServerTransport): { drained(timeoutMs: nu
   };
 }
 
-const UNAUTHORIZED = new Set(['missing_token', 'invalid_token', 'bot_token']);
-
-/**
- * Checks the configured token before any protocol is spoken. A database that does not answer yet
- * does not stop the start: tools answer "Search backend unavailable" until it is back.
- */
-async function startupCaller(opts: StdioOptions): Promise<() => Promise<Caller>> {
-  const { app, logger, defaultCaller } = opts;
-  const token = app.config.accessToken;
-  if (token === undefined && defaultCaller) return () => Promise.resolve(defaultCaller);
-  if (token === undefined) {
-    throw new ConfigError("SEARCHDESK_ACCESS_TOKEN is not set: the stdio server needs a user's access token");
-  }
-  try {
-    await authenticateToken(app.deps, token);
-  } catch (err) {
-    const error = toSearchError(err);
-    if (UNAUTHORIZED.has(error.code)) throw new ConfigError(`SEARCHDESK_ACCESS_TOKEN is not accepted: ${error.message}`);
-    if (error.code !== 'backend_unavailable') throw err;
-    logger.warn(
-      { event: 'startup_auth_deferred' },
-      'Postgres is not answering; the token will be checked on the first tool call',
-    );
-  }
-  return () => authenticateToken(app.deps, token);
-}
-
 /** Starts the stdio MCP server; throws ConfigError when the token is refused. */
 export async function startStdioServer(opts: StdioOptions): Promise<RunningStdio> {
-  const { app, logger } = opts;
-  const resolveCaller = await startupCaller(opts);
+  const { logger } = opts;
+  const app: App = { ...opts.app, deps: withAccessCache(opts.app.deps) };
+  const resolveCaller = await (opts.caller ?? startupCaller({ app, logger, defaultCaller: opts.defaultCaller }));
   const server = createMcpServer({ deps: app.deps, config: app.config, logger, resolveCaller, version: app.version });
   const stdin = opts.stdin ?? process.stdin;
   const transport = new StdioServerTransport(

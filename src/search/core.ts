@@ -1,14 +1,18 @@
 /**
  * The core as the surfaces use it: authenticate → account access → run a validated operation.
  * Surfaces parse parameters with params.ts and map SearchError in one place each.
+ *
+ * With `accessCache` set (the HTTP and stdio surfaces set it, see withAccessCache), accepted
+ * caller checks are reused for at most its TTL; refusals and failures are always checked anew.
  */
-import { authenticate, resolveAccess, type Caller } from '../auth/access.js';
+import { authenticate, resolveAccess, resolveTokenAccess, type AccessContext, type Caller } from '../auth/access.js';
+import { createAccessCache, type AccessCache } from '../auth/cache.js';
 import type { Db } from '../db/db.js';
 import type { Logger } from '../logger.js';
 import type { SearchContext } from './context.js';
 import type { MessageEngines } from './messages.js';
 import type { Operation, ParamsOf } from './params.js';
-import { runSearch, type SearchResult } from './service.js';
+import type { SearchResult } from './service.js';
 
 /** The dependencies every surface shares. */
 export interface SearchDeps {
@@ -16,11 +20,40 @@ export interface SearchDeps {
   engines: MessageEngines;
   logger: Logger;
   now: () => number;
+  /** Short-lived memo of accepted caller checks; absent = every call asks Postgres. */
+  accessCache?: AccessCache;
+}
+
+/** `deps` with an access cache (a new one unless it already has one). */
+export function withAccessCache(deps: SearchDeps): SearchDeps {
+  return deps.accessCache ? deps : { ...deps, accessCache: createAccessCache() };
+}
+
+/** Shared, so a cached access cannot be changed by whoever holds it. */
+function freezeAccess(access: AccessContext): AccessContext {
+  Object.freeze(access.inboxIds);
+  Object.freeze(access.flags);
+  return Object.freeze(access);
 }
 
 /** Resolves a token to a caller (401 errors for missing, unknown and bot tokens). */
-export function authenticateToken(deps: SearchDeps, token: string | undefined): Promise<Caller> {
-  return authenticate(deps.db, token);
+export async function authenticateToken(deps: SearchDeps, token: string | undefined): Promise<Caller> {
+  const cache = deps.accessCache;
+  const hit = cache && token !== undefined ? cache.caller(token) : undefined;
+  if (hit) return hit;
+  const caller = await authenticate(deps.db, token);
+  cache?.rememberCaller(token as string, caller);
+  return caller;
+}
+
+async function accessOf(deps: SearchDeps, caller: Caller, accountId: number): Promise<AccessContext> {
+  const cache = deps.accessCache;
+  const hit = cache?.access(caller, accountId);
+  if (hit) return hit;
+  const access = await resolveAccess(deps.db, caller, accountId);
+  if (!cache) return access;
+  cache.rememberAccess(caller, freezeAccess(access));
+  return access;
 }
 
 /** Builds the context of one request: the caller's access to one account. */
@@ -30,8 +63,35 @@ export async function openContext(
   accountId: number,
   logger = deps.logger,
 ): Promise<SearchContext> {
-  const access = await resolveAccess(deps.db, caller, accountId);
+  const access = await accessOf(deps, caller, accountId);
   return { db: deps.db, access, logger, now: deps.now };
+}
+
+/**
+ * Token and account at once (REST): one statement when nothing is cached, none when both are.
+ * Errors come in the contract's order: token (401) → account (404, membership, suspension).
+ * `onCaller` hears who the caller is as soon as the token is accepted, even when the account
+ * check then refuses (for the request's log line).
+ */
+export async function openContextForToken(
+  deps: SearchDeps,
+  token: string | undefined,
+  accountId: number,
+  logger = deps.logger,
+  onCaller?: (caller: Caller) => void,
+): Promise<{ caller: Caller; ctx: SearchContext }> {
+  const cache = deps.accessCache;
+  const known = cache && token !== undefined ? cache.caller(token) : undefined;
+  if (known) {
+    onCaller?.(known);
+    return { caller: known, ctx: await openContext(deps, known, accountId, logger) };
+  }
+  const { caller, access } = await resolveTokenAccess(deps.db, token, accountId);
+  onCaller?.(caller);
+  cache?.rememberCaller(token as string, caller);
+  const granted = access();
+  cache?.rememberAccess(caller, freezeAccess(granted));
+  return { caller, ctx: { db: deps.db, access: granted, logger, now: deps.now } };
 }
 
 /** Runs an operation for a caller on an account. */
@@ -44,5 +104,7 @@ export async function searchAs<O extends Operation>(
   logger = deps.logger,
 ): Promise<SearchResult> {
   const ctx = await openContext(deps, caller, accountId, logger);
+  // Loaded on first use: a start that only checks the caller (stdio) does not build the search modules.
+  const { runSearch } = await import('./service.js');
   return runSearch(ctx, deps.engines, op, params);
 }

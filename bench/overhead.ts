@@ -1,0 +1,269 @@
+/**
+ * The fixed cost of the surfaces and the stdio cold start (issue 11, items 4 and 5), on its own:
+ *
+ * - stdio cold start: ms from spawning `node dist/cli.js` (stdio, DATABASE_URL set) to the answer of
+ *   `tools/list` (initialize → initialized → tools/list, as an MCP client does), and the child's
+ *   peak RSS (VmHWM), median of `--spawns` runs;
+ * - per-call fixed cost: for cheap queries, (one plain JSON-RPC `tools/call` POST to /mcp) − (the
+ *   same search run directly through the core in-process, access resolved once), and the same for
+ *   the REST route; paired, alternating order, median over `--calls` pairs.
+ *
+ * Run: `npm run build && npm run bench:build && node dist-bench/bench/overhead.js`
+ * Options: --database-url URL (default sd_bench_m), --token T, --account N, --spawns N, --calls N.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { resolveAccess, type AccessContext } from '../src/auth/access.js';
+import { createPgDb } from '../src/db/pg.js';
+import { createPostgresEngine } from '../src/search/engines/postgres.js';
+import type { MessageEngines } from '../src/search/messages.js';
+import { parseParams, type Operation } from '../src/search/params.js';
+import { runSearch } from '../src/search/service.js';
+import { CLI, cliEnv, startServer } from './perf/server.js';
+import { median, ms, quantile } from './perf/stats.js';
+
+const { values: opts } = parseArgs({
+  options: {
+    'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/sd_bench_m' },
+    token: { type: 'string', default: 'bench-admin-token' },
+    account: { type: 'string', default: '1' },
+    spawns: { type: 'string', default: '9' },
+    calls: { type: 'string', default: '300' },
+    'log-level': { type: 'string', default: 'info' },
+  },
+});
+const DATABASE_URL = opts['database-url'];
+const TOKEN = opts.token;
+const ACCOUNT = Number(opts.account);
+const SPAWNS = Math.max(7, Number(opts.spawns));
+const CALLS = Math.max(200, Number(opts.calls));
+
+/** Peak resident set (VmHWM) of a live process, in MB. */
+function peakRssMb(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** One spawn → tools/list answer, with a plain JSON-RPC client (no SDK in the measured path). */
+/** CPU ms (user + system) a live process has used so far. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return Number.NaN;
+  }
+}
+
+function coldStart(): Promise<{ ms: number; rssMb: number; cpuMs: number }> {
+  const env = cliEnv({ DATABASE_URL, SEARCHDESK_ACCESS_TOKEN: TOKEN, LOG_LEVEL: opts['log-level'] });
+  const started = performance.now();
+  const child = spawn(process.execPath, [CLI], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const send = (msg: object) => child.stdin.write(`${JSON.stringify(msg)}\n`);
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'overhead', version: '0' } },
+  });
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no tools/list answer in 20 s:\n${stderr}`));
+    }, 20_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before answering:\n${stderr}`));
+    });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      buffer += chunk;
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) !== -1) {
+        const msg = JSON.parse(buffer.slice(0, nl)) as { id?: number; result?: { tools?: unknown[] } };
+        buffer = buffer.slice(nl + 1);
+        if (msg.id === 1) {
+          send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+          send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        } else if (msg.id === 2) {
+          const elapsed = performance.now() - started;
+          const rssMb = peakRssMb(child.pid as number);
+          const cpu = cpuMs(child.pid as number);
+          child.removeAllListeners('exit');
+          clearTimeout(timer);
+          child.once('exit', () => resolve({ ms: elapsed, rssMb, cpuMs: cpu }));
+          if (!msg.result?.tools?.length) reject(new Error('tools/list answered no tools'));
+          child.stdin.end();
+        }
+      }
+    });
+  });
+}
+
+/** ms to spawn `node -e ''` and see it exit: what the machine's Node start costs right now. */
+function bareNode(): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  return new Promise((resolve) => child.once('exit', () => resolve(performance.now() - started)));
+}
+
+interface Cheap {
+  label: string;
+  tool: string;
+  op: Operation;
+  args: Record<string, string | number>;
+  rest: string;
+}
+
+const CHEAP: Cheap[] = [
+  {
+    label: 'search_articles, rare term',
+    tool: 'search_articles',
+    op: 'articles',
+    args: { q: 'zyxwvut' },
+    rest: 'articles?q=zyxwvut',
+  },
+  {
+    label: 'search_contacts, common term',
+    tool: 'search_contacts',
+    op: 'contacts',
+    args: { q: 'example' },
+    rest: 'contacts?q=example',
+  },
+];
+
+let rpcId = 1;
+
+async function mcpPost(base: string, c: Cheap): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+      api_access_token: TOKEN,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: rpcId++,
+      method: 'tools/call',
+      params: { name: c.tool, arguments: { ...c.args, account_id: ACCOUNT } },
+    }),
+  });
+  const text = await res.text();
+  const elapsed = performance.now() - started;
+  if (!res.ok || text.includes('"isError":true') || text.includes('"error"')) throw new Error(`MCP ${res.status}: ${text}`);
+  return elapsed;
+}
+
+async function restGet(base: string, c: Cheap): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(`${base}/api/v1/accounts/${ACCOUNT}/search/${c.rest}`, { headers: { api_access_token: TOKEN } });
+  const text = await res.text();
+  const elapsed = performance.now() - started;
+  if (!res.ok) throw new Error(`REST ${res.status}: ${text}`);
+  return elapsed;
+}
+
+async function main(): Promise<void> {
+  // --- stdio cold start
+  await coldStart(); // the file-system cache, once
+  const starts: number[] = [];
+  const rss: number[] = [];
+  const bare: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < SPAWNS; i++) {
+    const r = await coldStart();
+    starts.push(r.ms);
+    rss.push(r.rssMb);
+    cpu.push(r.cpuMs);
+    bare.push(await bareNode());
+  }
+
+  // --- per-call fixed cost
+  const logger = pino({ level: 'silent' });
+  const db = createPgDb({ url: DATABASE_URL, readOnly: true, statementTimeoutMs: 5_000, poolSize: 2, logger });
+  const postgres = createPostgresEngine(db);
+  const engines: MessageEngines = { primary: postgres, postgres, gate: 'flag' };
+  const owner = await db.query<{ owner_id: number }>(
+    { text: 'SELECT owner_id FROM access_tokens WHERE token = $1', values: [TOKEN] },
+    'bench',
+  );
+  const access: AccessContext = await resolveAccess(db, { userId: Number(owner[0]?.owner_id) }, ACCOUNT);
+  const ctx = { db, access, logger, now: Date.now };
+  const direct = async (c: Cheap): Promise<number> => {
+    const started = performance.now();
+    await runSearch(ctx, engines, c.op, parseParams(c.op, c.args));
+    return performance.now() - started;
+  };
+
+  const server = await startServer(cliEnv({ DATABASE_URL, LOG_LEVEL: opts['log-level'] }));
+  const rows: string[] = [];
+  try {
+    for (const c of CHEAP) {
+      for (let i = 0; i < 20; i++) {
+        await direct(c);
+        await mcpPost(server.url, c);
+        await restGet(server.url, c);
+      }
+      const d: number[] = [];
+      const m: number[] = [];
+      const r: number[] = [];
+      const mo: number[] = [];
+      const ro: number[] = [];
+      for (let i = 0; i < CALLS; i++) {
+        // Alternate the order so neither side always runs on a freshly warmed connection.
+        let dt: number, mt: number, rt: number;
+        if (i % 2 === 0) {
+          dt = await direct(c);
+          mt = await mcpPost(server.url, c);
+          rt = await restGet(server.url, c);
+        } else {
+          rt = await restGet(server.url, c);
+          mt = await mcpPost(server.url, c);
+          dt = await direct(c);
+        }
+        d.push(dt);
+        m.push(mt);
+        r.push(rt);
+        mo.push(mt - dt);
+        ro.push(rt - dt);
+      }
+      rows.push(
+        `| ${c.label} | ${ms(median(d))} | ${ms(median(m))} | ${ms(median(mo))} | ${ms(quantile(mo, 0.9))} | ${ms(median(r))} | ${ms(median(ro))} | ${ms(quantile(ro, 0.9))} |`,
+      );
+    }
+  } finally {
+    await server.stop();
+    await db.close();
+  }
+
+  const out = [
+    `searchdesk fixed costs (${new Date().toISOString()}, node ${process.version}, LOG_LEVEL=${opts['log-level']})`,
+    '',
+    `stdio cold start, spawn → tools/list answer, ${SPAWNS} spawns: median ${ms(median(starts))} ms ` +
+      `(min ${ms(Math.min(...starts))}, max ${ms(Math.max(...starts))}), CPU mean ${ms(cpu.reduce((a, b) => a + b, 0) / cpu.length)} ms; peak RSS median ${median(rss).toFixed(1)} MB ` +
+      `(max ${Math.max(...rss).toFixed(1)} MB); bare \`node -e ''\` median ${ms(median(bare))} ms`,
+    '',
+    `per-call fixed cost, ${CALLS} paired calls per query (ms; overhead = surface − core in-process):`,
+    '',
+    '| query | core p50 | MCP POST p50 | MCP overhead p50 | MCP overhead p90 | REST p50 | REST overhead p50 | REST overhead p90 |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

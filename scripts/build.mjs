@@ -1,0 +1,112 @@
+// The release build: src/cli.ts → an ESM bundle in dist/ (dist/cli.js and lazily loaded chunks),
+// with source maps, the tools' JSON Schemas computed here (dist/tools.json, inlined), and the
+// SQL assets. Why: a start that resolves and evaluates a few files instead of hundreds, and does
+// not build zod schemas to answer tools/list (README, Development).
+// Usage: node scripts/build.mjs
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import process from 'node:process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new globalThis.URL('..', import.meta.url));
+process.chdir(root);
+const out = 'dist';
+
+/**
+ * Loaded from node_modules at run time, not bundled: optional (pg-native), shipped with their own
+ * files (PGlite's WASM), or large and loaded only when configured (search-engine clients).
+ */
+const external = ['pg-native', '@electric-sql/pglite', '@elastic/elasticsearch', '@opensearch-project/opensearch'];
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20.19',
+  format: 'esm',
+  external,
+  logLevel: 'warning',
+  legalComments: 'none',
+  // Smaller to read and compile at start; identifiers stay, so stack traces keep their names.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  // Bundled CommonJS packages (pg, pino) call require() for Node built-ins.
+  banner: {
+    js: "import { createRequire as __sdCreateRequire } from 'node:module';\nconst require = __sdCreateRequire(import.meta.url);",
+  },
+};
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+// 1. The tools/list answer, from toolDefs (src/mcp/tools.ts stays the single source of truth).
+const generator = join(out, '.tool-list.gen.mjs');
+await build({ ...common, entryPoints: ['src/mcp/tool-list.ts'], outfile: generator, sourcemap: false });
+const { TOOL_LIST } = await import(pathToFileURL(join(root, generator)).href);
+rmSync(generator);
+const toolsJson = JSON.stringify(TOOL_LIST);
+writeFileSync(join(out, 'tools.json'), `${JSON.stringify(TOOL_LIST, null, 2)}\n`);
+
+/** The bundle's tool-list.ts is the JSON computed above, so zod→JSON Schema never runs at start. */
+const prebuiltToolList = {
+  name: 'prebuilt-tool-list',
+  setup(b) {
+    b.onResolve({ filter: /\/tool-list\.js$/ }, () => ({ path: 'tool-list', namespace: 'prebuilt' }));
+    b.onLoad({ filter: /.*/, namespace: 'prebuilt' }, () => ({
+      contents: `export const TOOL_LIST = ${toolsJson};`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * pg decides at load whether it runs in a Cloudflare Worker by constructing a fetch `Response`,
+ * which on Node 20 loads undici (~15 ms of every start). The bundle targets Node only.
+ */
+const pgNodeOnly = {
+  name: 'pg-node-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]pg[\\/]lib[\\/]stream\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const patched = source.replace('if (isCloudflareRuntime()) {', 'if (false) {');
+      if (patched === source) throw new Error(`pg-node-only: the runtime check moved in ${args.path}`);
+      return { contents: patched, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * The SDK's Server imports its Ajv validator (ajv, ~200 kB) for every start, though it only uses it
+ * when no validator is given; searchdesk always gives one (src/mcp/server.ts). In the bundle the
+ * import is a placeholder that refuses to be constructed.
+ */
+const noDefaultAjv = {
+  name: 'no-default-ajv',
+  setup(b) {
+    b.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, (args) =>
+      args.importer.includes(`@modelcontextprotocol${'/'}sdk`) && args.importer.endsWith(join('server', 'index.js'))
+        ? { path: 'ajv-provider', namespace: 'no-default-ajv' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'no-default-ajv' }, () => ({
+      contents:
+        "export class AjvJsonSchemaValidator { constructor() { throw new Error('searchdesk passes its own jsonSchemaValidator'); } }",
+      loader: 'js',
+    }));
+  },
+};
+
+// 2. The CLI: one entry, commands and heavy modules in chunks loaded on demand.
+await build({
+  ...common,
+  entryPoints: { cli: 'src/cli.ts' },
+  outdir: out,
+  splitting: true,
+  chunkNames: '[name]-[hash]',
+  sourcemap: 'linked',
+  sourcesContent: false,
+  plugins: [prebuiltToolList, pgNodeOnly, noDefaultAjv],
+});
+
+// 3. Assets next to the chunks that read them (src/db/schema.ts: ./sql/schema.sql).
+cpSync('src/db/sql', join(out, 'sql'), { recursive: true });

@@ -1,0 +1,71 @@
+/** One tool call on the MCP server (loaded on the first call): caller → account → parameters → search. */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../logger.js';
+import { openContext } from '../search/core.js';
+import { toSearchError } from '../search/errors.js';
+import { parseParams } from '../search/params.js';
+import type { Payload } from '../search/records.js';
+import { runSearch } from '../search/service.js';
+import { resolveAccountId, takeAccountId } from './account.js';
+import { toToolError, toToolResult, toolErrorText } from './result.js';
+import type { McpServerOptions } from './server.js';
+import { findTool, type ToolDef } from './tools.js';
+
+function countRows(payload: Payload): Record<string, number> {
+  return Object.fromEntries(Object.entries(payload).map(([key, rows]) => [key, (rows as unknown[]).length]));
+}
+
+/** One tool call: never throws; one log line and one observer event per call. */
+export async function callTool(
+  opts: McpServerOptions,
+  name: string,
+  args: Record<string, unknown> | undefined,
+): Promise<CallToolResult> {
+  const started = performance.now();
+  const def = findTool(name);
+  const tool = def?.name ?? 'unknown';
+  const log = opts.logger.child({ tool });
+  const facts: Record<string, unknown> = {};
+  let status = 'ok';
+  try {
+    if (!def) {
+      status = 'unknown_tool';
+      return toolErrorText('Unknown tool');
+    }
+    return await runTool(opts, def, args, facts, log);
+  } catch (err) {
+    const error = toSearchError(err);
+    status = error.code;
+    return toToolError(error, log);
+  } finally {
+    const durationMs = +(performance.now() - started).toFixed(1);
+    log.info({ event: 'tool_call', status, ms: durationMs, ...facts }, 'tool call');
+    opts.onToolCall?.({ tool, status, durationMs });
+  }
+}
+
+/** caller → account → parameters → search → result; each step throws a SearchError. */
+async function runTool(
+  opts: McpServerOptions,
+  def: ToolDef,
+  args: Record<string, unknown> | undefined,
+  facts: Record<string, unknown>,
+  log: Logger,
+): Promise<CallToolResult> {
+  const { deps, config } = opts;
+  const caller = await opts.resolveCaller();
+  facts.user = caller.userId;
+  const { accountId: given, rest } = takeAccountId(args);
+  const accountId = await resolveAccountId(deps, caller, given, config.defaultAccountId);
+  facts.account = accountId;
+  const ctx = await openContext(deps, caller, accountId, log);
+  const params = parseParams(def.op, rest);
+  const result = await runSearch(ctx, deps.engines, def.op, params);
+  const toolResult = toToolResult(result, config.maxResultChars);
+  Object.assign(facts, {
+    counts: countRows(result.payload),
+    engine: result.meta.engine,
+    truncated: toolResult._meta.truncated ?? false,
+  });
+  return toolResult;
+}

@@ -1,0 +1,57 @@
+/**
+ * The release bundle (scripts/build.mjs): the tools/list it answers is exactly what toolDefs
+ * (src/mcp/tools.ts, the single source of truth) gives, its chunks stay beside dist/cli.js with
+ * their assets, and stack traces can be mapped back (source maps). Needs `npm run build`.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOLS } from '../src/mcp/tools.js';
+import { createTestDatabase, type TestDatabase } from './helpers/db.js';
+import { Fixture } from './helpers/fixtures.js';
+import { assertBuilt, CLI, cliEnv, connectStdio } from './helpers/spawn.js';
+
+const DIST = join(CLI, '..');
+let t: TestDatabase;
+let token: string;
+
+beforeAll(async () => {
+  assertBuilt();
+  t = await createTestDatabase();
+  const fx = new Fixture(t.admin);
+  const account = await fx.account();
+  const user = await fx.user();
+  await fx.member(account, user, 'administrator');
+  token = await fx.token(user);
+});
+afterAll(() => t.drop());
+
+describe('release bundle', () => {
+  it('ships the tool list computed from toolDefs at build time', () => {
+    const shipped = JSON.parse(readFileSync(join(DIST, 'tools.json'), 'utf8')) as unknown;
+    expect(shipped).toEqual(JSON.parse(JSON.stringify(TOOLS)));
+  });
+
+  it('answers tools/list over stdio with DATABASE_URL set with exactly the toolDefs tools', async () => {
+    const s = await connectStdio(cliEnv({ DATABASE_URL: t.url, SEARCHDESK_ACCESS_TOKEN: token }));
+    try {
+      const listed = await s.client.listTools();
+      expect(listed.tools).toEqual(JSON.parse(JSON.stringify(TOOLS)));
+      const called = await s.client.callTool({ name: 'search_contacts', arguments: { q: 'nobody-here' } });
+      expect(called.isError).toBeFalsy();
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('is an ESM entry with its chunks, source maps and SQL assets beside it', () => {
+    const files = readdirSync(DIST);
+    const entry = readFileSync(CLI, 'utf8');
+    expect(entry.startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect(entry).toMatch(/sourceMappingURL=cli\.js\.map/);
+    for (const f of files.filter((name) => name.endsWith('.js'))) expect(files).toContain(`${f}.map`);
+    expect(existsSync(join(DIST, 'sql', 'schema.sql'))).toBe(true);
+    // No stale per-module output of the old tsc build next to the bundle.
+    expect(files).not.toContain('search');
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * The logger writes asynchronously (src/logger.ts) and loses no line at the end: a process that
+ * logs a burst and then exits — by process.exit, by running out of work, or by an uncaught
+ * exception — has every line on stderr. The child is src/logger.ts bundled as the release is.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const LINES = 20_000;
+let dir: string;
+let script: string;
+
+const entry = `
+import { createLogger, flushLogger } from './src/logger.ts';
+const logger = createLogger('info');
+const how = process.argv[2];
+const pad = 'x'.repeat(150);
+for (let i = 0; i < ${LINES}; i++) logger.info({ event: 'burst', i, pad, token: 'secret-token' }, 'line');
+if (how === 'exit') process.exit(3);
+if (how === 'throw') throw new Error('fatal: unexpected');
+if (how === 'reject') Promise.reject(new Error('fatal: unhandled rejection'));
+if (how === 'flush') { flushLogger(logger); process.stderr.write('{"event":"after_flush"}\\n'); process.exit(0); }
+`;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'sd-logger-'));
+  script = join(dir, 'burst.mjs');
+  await build({
+    stdin: { contents: entry, resolveDir: process.cwd(), loader: 'ts', sourcefile: 'burst.ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: script,
+    logLevel: 'silent',
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  });
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(how: string) {
+  const r = spawnSync(process.execPath, [script, how], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const lines = r.stderr.split('\n').filter((l) => l.startsWith('{"level"'));
+  const seen = new Set(lines.map((l) => (JSON.parse(l) as { i: number }).i));
+  return { status: r.status, stderr: r.stderr, lines, seen };
+}
+
+describe('asynchronous logger: no line lost at the end', () => {
+  for (const [how, status] of [
+    ['exit', 3],
+    ['end', 0],
+    ['throw', 1],
+    ['reject', 1],
+  ] as const) {
+    it(`keeps all ${LINES} lines of a burst when the process ends by ${how}`, () => {
+      const r = run(how);
+      expect(r.status).toBe(status);
+      expect(r.lines).toHaveLength(LINES);
+      expect(r.seen.size).toBe(LINES);
+      expect(r.stderr).not.toContain('secret-token');
+      if (how === 'throw') expect(r.stderr).toContain('fatal: unexpected');
+    });
+  }
+
+  it('flushLogger writes every queued line before it returns', () => {
+    const r = run('flush');
+    expect(r.status).toBe(0);
+    const after = r.stderr.indexOf('{"event":"after_flush"}');
+    expect(after).toBeGreaterThan(0);
+    expect(
+      r.stderr
+        .slice(0, after)
+        .split('\n')
+        .filter((l) => l.startsWith('{"level"')),
+    ).toHaveLength(LINES);
+  });
+});
