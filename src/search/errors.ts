@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   window_exceeded: 422,
   backend_unavailable: 503,
   internal: 500,
+  not_found: 404,
 } as const;
 
 export type SearchErrorCode = keyof typeof ERROR_STATUS;
@@ -49,6 +50,9 @@ export const MESSAGES = {
   windowExceeded: 'Search is limited to the last 90 days',
   backendUnavailable: 'Search backend unavailable',
   internal: 'Internal error',
+  conversationNotFound: 'Conversation not found',
+  contactNotFound: 'Contact not found',
+  articleNotFound: 'Article not found',
 } as const;
 
 /** Turns anything thrown into a SearchError; unknown errors become `internal` (details stay in `cause`). */
