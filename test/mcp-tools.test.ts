@@ -90,7 +90,7 @@ describe('tools/list', () => {
     await expect(JSON.stringify(tools, null, 2) + '\n').toMatchFileSnapshot('./__snapshots__/tools-list.json');
   });
 
-  it('declares five read-only tools with strict input and an output schema', async () => {
+  it('declares eight read-only tools with strict input and an output schema', async () => {
     const client = await connect(f.admin);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
@@ -99,6 +99,9 @@ describe('tools/list', () => {
       'search_conversations',
       'search_messages',
       'search_articles',
+      'get_conversation',
+      'get_contact',
+      'get_article',
     ]);
     for (const tool of tools) {
       expect(tool.annotations).toEqual({
@@ -108,16 +111,23 @@ describe('tools/list', () => {
         destructiveHint: false,
         openWorldHint: false,
       });
-      expect(tool.inputSchema).toMatchObject({ type: 'object', required: ['q'], additionalProperties: false });
+      const required = tool.name.startsWith('search_') ? ['q'] : tool.name === 'get_conversation' ? undefined : ['id'];
+      expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
+      expect(tool.inputSchema.required).toEqual(required);
       expect(tool.inputSchema.properties).toHaveProperty('account_id');
       expect(tool.inputSchema).not.toHaveProperty('$schema');
-      expect(tool.outputSchema).toMatchObject({ type: 'object', required: ['payload'] });
+      expect(tool.outputSchema).toMatchObject({ type: 'object' });
+      expect(tool.outputSchema?.required).toEqual(tool.name === 'get_conversation' ? ['meta', 'payload'] : ['payload']);
       expect(tool.outputSchema).not.toHaveProperty('$schema');
     }
     const messages = tools.find((tool) => tool.name === 'search_messages');
     expect(messages?.description).toMatch(/90 days/);
     expect(messages?.description).toMatch(/contact:<id>/);
     expect(messages?.description).toMatch(/has_more/);
+    // Search results say how to read further.
+    expect(messages?.description).toMatch(/get_conversation/);
+    expect(tools.find((tool) => tool.name === 'search_contacts')?.description).toMatch(/get_contact/);
+    expect(tools.find((tool) => tool.name === 'search_articles')?.description).toMatch(/get_article/);
   });
 
   it('reports the server version and instructions on initialize', async () => {
@@ -157,9 +167,11 @@ describe('account resolution (contract §2)', () => {
     );
   });
 
-  it('rejects an account_id that is not a positive integer', async () => {
+  it('rejects an account_id that is not a positive integer, and accepts one sent as decimal text', async () => {
     const client = await connect(f.admin);
-    for (const account_id of [0, -1, 1.5, '1', null]) {
+    const r = await call(client, 'search_contacts', { q: 'Budget', account_id: String(f.account) });
+    expect(r.structuredContent).toMatchObject({ payload: { contacts: [{ name: 'Budget Person' }] } });
+    for (const account_id of [0, -1, 1.5, '1.5', 'one', null]) {
       expect(errorText(await call(client, 'search_contacts', { q: 'x', account_id }))).toBe(
         'account_id must be a positive integer',
       );
@@ -188,9 +200,46 @@ describe('arguments and errors', () => {
     );
   });
 
-  it('answers an unknown tool with a tool error that does not echo the name', async () => {
+  it('answers an unknown tool with a tool error listing the tools, without echoing the name', async () => {
     const r = await call(await connect(f.admin), 'drop_tables', { q: 'x' });
-    expect(errorText(r)).toBe('Unknown tool');
+    expect(errorText(r)).toBe(
+      'Unknown tool. The tools are: search_all, search_contacts, search_conversations, search_messages, search_articles, get_conversation, get_contact, get_article',
+    );
+  });
+
+  it('reports every argument problem of a call in one message', async () => {
+    const client = await connect(f.admin);
+    expect(errorText(await call(client, 'search_messages', { q: ' ', page: 0, inbox_id: 'x', bogus: 1, account_id: -1 }))).toBe(
+      'q must not be blank; page must be an integer between 1 and 500; inbox_id must be a positive integer; account_id must be a positive integer; unknown argument: bogus',
+    );
+    expect(errorText(await call(client, 'get_conversation', { before: 1, after: 2 }))).toBe(
+      'display_id or id is required; give before or after, not both',
+    );
+  });
+
+  it('validates the arguments before resolving the account', async () => {
+    // A caller of several accounts without account_id: the argument problem comes first.
+    expect(errorText(await call(await connect(f.multi), 'search_contacts', { q: 'x', page: 0 }))).toBe(
+      'page must be an integer between 1 and 500',
+    );
+    expect(errorText(await call(await connect(f.admin), 'get_contact', { id: 'abc', account_id: 999_999 }))).toBe(
+      'id must be a positive integer',
+    );
+  });
+
+  it('accepts integers sent as decimal text, as REST does, and nothing else', async () => {
+    const client = await connect(f.admin);
+    const asNumber = await call(client, 'search_messages', { q: 'budget', page: 1, until: 4_000_000_000 });
+    const asText = await call(client, 'search_messages', { q: 'budget', page: '1', until: ' 4000000000 ' });
+    expect(asText.structuredContent).toEqual(asNumber.structuredContent);
+    expect(errorText(await call(client, 'search_messages', { q: 'budget', page: '1.0' }))).toBe(
+      'page must be an integer between 1 and 500',
+    );
+    expect(errorText(await call(client, 'search_messages', { q: 'budget', page: '0x1' }))).toBe(
+      'page must be an integer between 1 and 500',
+    );
+    // q stays text: a number is still not a string.
+    expect(errorText(await call(client, 'search_contacts', { q: 12 }))).toBe('q must be a string');
   });
 
   it('maps an unexpected failure to "Internal error" and keeps the details in the log', async () => {
