@@ -310,3 +310,74 @@ describe('context budget (contract §6)', () => {
     expect(r._meta).not.toHaveProperty('truncated');
   });
 });
+
+describe('read tools and the read-further line (issue 14)', () => {
+  const hint = (r: CallToolResult) => (r.content[1] as { text: string } | undefined)?.text;
+
+  it('get_conversation returns the transcript as structuredContent and JSON text, validated by the client', async () => {
+    const client = await connect(f.admin);
+    const r = await call(client, 'get_conversation', { id: f.conversation });
+    expect(r.isError).toBeFalsy();
+    const body = r.structuredContent as { meta: { conversation: { id: number } }; payload: Array<{ content: string }> };
+    expect(body.meta.conversation.id).toBe(f.conversation);
+    expect(body.payload.map((m) => m.content.slice(0, 12))).toEqual(['budget short', 'budget lorem']);
+    expect(JSON.parse((r.content[0] as { text: string }).text)).toEqual(r.structuredContent);
+    expect(r._meta).toEqual({ per_page: 50, has_more: { before: false, after: false }, engine: 'postgres' });
+    expect(r.content).toHaveLength(1); // nothing more to read, nothing shortened: no second block
+    const displayId = (r.structuredContent as { meta: { conversation: { display_id: number } } }).meta.conversation.display_id;
+    const byText = await call(client, 'get_conversation', { display_id: String(displayId) });
+    expect(byText.structuredContent).toEqual(r.structuredContent);
+  });
+
+  it('says in a second text block how to page, for searches and reads', async () => {
+    const fx = new Fixture(t.admin);
+    const inbox = await fx.inbox(f.account);
+    const contact = await fx.contact(f.account, { name: 'Hinted Person' });
+    const conversation = await fx.conversation(f.account, inbox, { contact_id: contact, display_id: 500 });
+    const ids: number[] = [];
+    for (let i = 0; i < 55; i++) ids.push(await fx.message(conversation, { content: `hinted ${i}`, created_at: Math.floor(Date.now() / 1000) - 86_400 + i }));
+    for (let i = 0; i < 15; i++) await fx.contact(f.account, { name: `Hinted Person ${i}` });
+    const client = await connect(f.admin);
+    const search = await call(client, 'search_all', { q: 'hinted' });
+    expect(hint(search)).toBe('More contacts and messages: call again with page=2.');
+    expect(JSON.parse((search.content[0] as { text: string }).text)).toEqual(search.structuredContent);
+    const page2 = await call(client, 'search_contacts', { q: 'hinted', page: 2 });
+    expect(page2.content).toHaveLength(1);
+    const latest = await call(client, 'get_conversation', { id: conversation });
+    expect(hint(latest)).toBe(`Older messages: call again with before=${ids[5]}.`);
+    const older = await call(client, 'get_conversation', { id: conversation, before: ids[5] });
+    expect(hint(older)).toBe(`Newer messages: call again with after=${ids[4]}.`);
+    const person = await call(client, 'get_contact', { id: contact });
+    expect(person.content).toHaveLength(1);
+  });
+
+  it('shortens long texts of reads to the budget and says so', async () => {
+    const client = await connect(f.admin, { config: { defaultAccountId: undefined, maxResultChars: 3_000 } });
+    const r = await call(client, 'get_conversation', { id: f.conversation });
+    expect((r.content[0] as { text: string }).text.length).toBeLessThanOrEqual(3_000);
+    expect(r._meta).toMatchObject({ truncated: true });
+    const { payload } = r.structuredContent as { payload: Array<{ id: number; content: string }> };
+    expect(payload.find((m) => m.id === f.longMessage)?.content.endsWith('…')).toBe(true);
+    // The long message is shortened twice: in the page and as the conversation's latest message.
+    expect(hint(r)).toMatch(/^2 long texts were shortened to fit \(ending in "…"\)/);
+    const search = await call(client, 'search_messages', { q: 'budget' });
+    expect(hint(search)).toMatch(/^\d+ long texts? (was|were) shortened to fit .*narrow q/);
+    const articleId = (
+      (await call(await connect(f.admin), 'search_articles', { q: 'budget' })).structuredContent as {
+        payload: { articles: Array<{ id: number }> };
+      }
+    ).payload.articles[0]!.id;
+    const article = await call(await connect(f.admin, { config: { defaultAccountId: undefined, maxResultChars: 1_000 } }), 'get_article', {
+      id: articleId,
+    });
+    expect((article.structuredContent as { payload: { content: string } }).payload.content.endsWith('…')).toBe(true);
+    expect(article._meta).toEqual({ engine: 'postgres', truncated: true });
+  });
+
+  it('answers an unknown record with a tool error saying not found', async () => {
+    const client = await connect(f.admin);
+    expect(errorText(await call(client, 'get_conversation', { display_id: 99_999 }))).toBe('Conversation not found');
+    expect(errorText(await call(client, 'get_contact', { id: 99_999_999 }))).toBe('Contact not found');
+    expect(errorText(await call(client, 'get_article', { id: 99_999_999 }))).toBe('Article not found');
+  });
+});
