@@ -9,6 +9,7 @@ import {
   parseQueryParams,
   parseWith,
   queryInput,
+  readInputProblems,
   readParamsSchemas,
   type Operation,
   type ReadOperation,
@@ -136,7 +137,8 @@ async function handleRead(
   const input = queryInput(schema, url.searchParams, keys);
   const id = recordId(idSegment);
   // Parameters (422) before the record (404): a path id that names no record stands in as 1 until then.
-  const params = parseWith(schema, { ...input, [route.idKey]: id ?? 1 }) as ReadParamsOf<typeof route.op>;
+  const named = { ...input, [route.idKey]: id ?? 1 };
+  const params = parseWith(schema, named, readInputProblems(route.op, named)) as ReadParamsOf<typeof route.op>;
   if (id === undefined) throw new SearchError('not_found', route.notFound);
   const result = await runRead(searchCtx, route.op, params);
   sendJson(res, 200, result.body);

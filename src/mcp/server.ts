@@ -10,7 +10,15 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { openContext, type SearchDeps } from '../search/core.js';
 import { toSearchError } from '../search/errors.js';
-import { coerceNumericStrings, parseWith, type Operation, type ParamsOf, type ReadOperation, type ReadParamsOf } from '../search/params.js';
+import {
+  coerceNumericStrings,
+  parseWith,
+  readInputProblems,
+  type Operation,
+  type ParamsOf,
+  type ReadOperation,
+  type ReadParamsOf,
+} from '../search/params.js';
 import { runRead } from '../search/read/index.js';
 import type { Payload } from '../search/records.js';
 import { runSearch } from '../search/service.js';
@@ -101,7 +109,8 @@ async function runTool(
   log: Logger,
 ): Promise<CallToolResult> {
   const { deps, config } = opts;
-  const { account_id: given, ...params } = parseWith(def.inputSchema, coerceNumericStrings(args ?? {})) as {
+  const input = coerceNumericStrings(args ?? {});
+  const { account_id: given, ...params } = parseWith(def.inputSchema, input, readInputProblems(def.op, input)) as {
     account_id?: number;
   };
   const caller = await opts.resolveCaller();

@@ -113,6 +113,8 @@ export const TRANSCRIPT_PAGE_SIZE = 50;
 /** Conversations per page of a contact. */
 export const CONTACT_CONVERSATIONS_PAGE_SIZE = PAGE_SIZE;
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
 /** A positive integer id; `required` adds "<name> is required" for a missing value. */
 function idSchema(name: string, what: string) {
   const message = `${name} must be a positive integer`;
@@ -145,16 +147,21 @@ export const getConversationParamsSchema = z
       .boolean({ error: 'include_activity must be true or false' })
       .optional()
       .describe('Also return activity messages (status changes, assignments). Default false.'),
-  })
-  .check((ctx) => {
-    const { display_id, id } = ctx.value;
-    if (display_id === undefined && id === undefined)
-      ctx.issues.push({ code: 'custom', message: 'display_id or id is required', input: ctx.value });
-    if (display_id !== undefined && id !== undefined)
-      ctx.issues.push({ code: 'custom', message: 'give display_id or id, not both', input: ctx.value });
-    if (ctx.value.before !== undefined && ctx.value.after !== undefined)
-      ctx.issues.push({ code: 'custom', message: 'give before or after, not both', input: ctx.value });
   });
+
+/**
+ * What no single field of get_conversation shows (which conversation, which cursor), judged on
+ * the raw input so it is reported together with the fields' own problems, whatever they are.
+ */
+export function readInputProblems(op: string, input: unknown): string[] {
+  if (op !== 'get_conversation' || !isRecord(input)) return [];
+  const given = (key: string) => input[key] !== undefined;
+  const problems: string[] = [];
+  if (!given('display_id') && !given('id')) problems.push('display_id or id is required');
+  if (given('display_id') && given('id')) problems.push('give display_id or id, not both');
+  if (given('before') && given('after')) problems.push('give before or after, not both');
+  return problems;
+}
 
 export const getContactParamsSchema = z.strictObject({
   id: idSchema('id', 'The contact id (id of search_contacts results, meta.sender.id of conversations).'),
@@ -184,7 +191,10 @@ export type GetArticleParams = z.infer<typeof getArticleParamsSchema>;
  * the issues' messages in order, duplicates dropped, joined with "; ".
  */
 export function issuesMessage(issues: readonly z.core.$ZodIssue[]): string {
-  const messages = issues.map((issue) =>
+  // A value of the wrong type has that one problem (zod may still run length checks on an array).
+  const wrongType = new Set(issues.filter((i) => i.code === 'invalid_type').map((i) => i.path.join('.')));
+  const relevant = issues.filter((i) => i.code === 'invalid_type' || !wrongType.has(i.path.join('.')) || i.path.length === 0);
+  const messages = relevant.map((issue) =>
     issue.code === 'unrecognized_keys'
       ? `unknown argument${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`
       : issue.message,
@@ -192,11 +202,15 @@ export function issuesMessage(issues: readonly z.core.$ZodIssue[]): string {
   return [...new Set(messages)].join('; ') || 'invalid parameters';
 }
 
-/** Validates already-typed input against `schema`; every problem is reported in one SearchError. */
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+/**
+ * Validates already-typed input against `schema`; every problem — the schema's and `more`
+ * (see readInputProblems) — is reported in one SearchError.
+ */
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown, more: string[] = []): z.infer<S> {
   const result = schema.safeParse(input ?? {});
-  if (result.success) return result.data;
-  throw new SearchError('invalid_params', issuesMessage(result.error.issues));
+  if (result.success && more.length === 0) return result.data as z.infer<S>;
+  const messages = [...(result.success ? [] : [issuesMessage(result.error.issues)]), ...more];
+  throw new SearchError('invalid_params', messages.join('; '));
 }
 
 /** Validates already-typed input (MCP arguments): unknown keys are rejected. */
