@@ -288,7 +288,8 @@ function judge(tool: Tool, input: Record<string, unknown>, violations: string[],
 /** Integer parameters: REST reads them from decimal text, and so does MCP (issue 14). */
 const INTEGER_KEYS = new Set(['page', 'since', 'until', 'inbox_id', 'account_id', 'display_id', 'id', 'before', 'after']);
 const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
-const readInteger = (key: string, v: unknown) => (INTEGER_KEYS.has(key) && typeof v === 'string' && INTEGER_TEXT.test(v) ? Number(v) : v);
+const readInteger = (key: string, v: unknown) =>
+  INTEGER_KEYS.has(key) && typeof v === 'string' && INTEGER_TEXT.test(v) ? Number(v) : v;
 
 /** REST query values of `keys`: `?x=` absent, integers from decimal text, booleans from true/false/1/0; repeats listed. */
 function restInput(query: URLSearchParams, keys: readonly string[]): { input: Record<string, unknown>; repeated: string[] } {
@@ -305,7 +306,13 @@ function restInput(query: URLSearchParams, keys: readonly string[]): { input: Re
     if (raw === '' && key !== 'q') continue;
     const flag = raw.trim().toLowerCase();
     input[key] =
-      key === 'include_activity' ? (['true', '1'].includes(flag) ? true : ['false', '0'].includes(flag) ? false : raw) : readInteger(key, raw);
+      key === 'include_activity'
+        ? ['true', '1'].includes(flag)
+          ? true
+          : ['false', '0'].includes(flag)
+            ? false
+            : raw
+        : readInteger(key, raw);
   }
   return { input, repeated };
 }
@@ -321,11 +328,18 @@ function judgeRest(tool: Tool, query: URLSearchParams): Verdict {
 function accountVerdict(args: Record<string, unknown>): string | undefined {
   if (!('account_id' in args)) return undefined;
   const id = args.account_id as number;
-  return id === w.other ? 'You are not authorized to access this account' : id !== w.account ? 'Resource could not be found' : undefined;
+  return id === w.other
+    ? 'You are not authorized to access this account'
+    : id !== w.account
+      ? 'Resource could not be found'
+      : undefined;
 }
 
 /** Unknown arguments and account_id's type, in MCP (integers may come as decimal text). */
-function mcpArgs(accepts: readonly string[], sent: Record<string, unknown>): { args: Record<string, unknown>; violations: string[] } {
+function mcpArgs(
+  accepts: readonly string[],
+  sent: Record<string, unknown>,
+): { args: Record<string, unknown>; violations: string[] } {
   const args = Object.fromEntries(Object.entries(sent).map(([k, v]) => [k, readInteger(k, v)]));
   const violations: string[] = [];
   // The SDK's request schema drops a `__proto__` key (safely: no prototype is set), so it never reaches us.
@@ -510,7 +524,10 @@ function mcpValueArb(key: string): fc.Arbitrary<unknown> {
   );
   const typed = good.get(key);
   // Integers may also come as decimal text (issue 14).
-  const right = typed && INTEGER_KEYS.has(key) ? fc.oneof({ weight: 3, arbitrary: typed }, { weight: 1, arbitrary: typed.map(String) }) : typed;
+  const right =
+    typed && INTEGER_KEYS.has(key)
+      ? fc.oneof({ weight: 3, arbitrary: typed }, { weight: 1, arbitrary: typed.map(String) })
+      : typed;
   return right ? fc.oneof({ weight: 4, arbitrary: right }, { weight: 1, arbitrary: jsonValueArb }) : jsonValueArb;
 }
 
@@ -563,9 +580,14 @@ type ReadBody = {
 };
 
 /** The parameters of a read, judged like the schema: every problem together. */
-function judgeReadParams(tool: ReadTool, args: Record<string, unknown>, violations: string[]): Record<string, number | boolean | undefined> {
+function judgeReadParams(
+  tool: ReadTool,
+  args: Record<string, unknown>,
+  violations: string[],
+): Record<string, number | boolean | undefined> {
   const has = (k: string) => k in args;
-  const positive = (k: string) => checkInteger(args[k], 1, Number.MAX_SAFE_INTEGER, `${k} must be a positive integer`, violations);
+  const positive = (k: string) =>
+    checkInteger(args[k], 1, Number.MAX_SAFE_INTEGER, `${k} must be a positive integer`, violations);
   const out: Record<string, number | boolean | undefined> = {};
   for (const key of READ_ACCEPTS[tool]) {
     if (key === 'page') out.page = checkInteger(args.page, 1, 500, PAGE_MESSAGE, violations);
@@ -605,7 +627,8 @@ function judgeRecord(tool: ReadTool, p: Record<string, number | boolean | undefi
     .sort((a, b) => a.created - b.created || a.id - b.id)
     .map((m) => m.id);
   const side = p.before !== undefined ? 'before' : p.after !== undefined ? 'after' : undefined;
-  if (side === undefined) return { ok: { id: v.id, rows: messages.slice(-50), hasMore: { before: messages.length > 50, after: false } } };
+  if (side === undefined)
+    return { ok: { id: v.id, rows: messages.slice(-50), hasMore: { before: messages.length > 50, after: false } } };
   const at = messages.indexOf(p[side] as number);
   if (at === -1) return { violations: [`${side} must be the id of a message of this conversation`] };
   if (side === 'before') {
@@ -656,15 +679,17 @@ function expectRead(tool: ReadTool, e: ReadExpected, body: ReadBody): void {
 
 /** Ids worth trying: every record of this account, another account's, and ones that exist nowhere. */
 const someIdArb = () =>
-  fc.constant(null).chain(() =>
-    fc.constantFrom(
-      ...w.conversations.flatMap((v) => [v.id, v.display, v.contact]),
-      ...w.messages.map((m) => m.id),
-      ...w.articles.map((a) => a.id),
-      ...w.foreign,
-      999_999_999,
-    ),
-  );
+  fc
+    .constant(null)
+    .chain(() =>
+      fc.constantFrom(
+        ...w.conversations.flatMap((v) => [v.id, v.display, v.contact]),
+        ...w.messages.map((m) => m.id),
+        ...w.articles.map((a) => a.id),
+        ...w.foreign,
+        999_999_999,
+      ),
+    );
 
 function readValueArb(key: string): fc.Arbitrary<unknown> {
   const typed = ['display_id', 'id', 'before', 'after'].includes(key)
@@ -677,7 +702,9 @@ function readValueArb(key: string): fc.Arbitrary<unknown> {
           ? fc.constantFrom(w.account, w.account, w.other, 999_999_999)
           : undefined;
   if (!typed) return jsonValueArb;
-  const right = INTEGER_KEYS.has(key) ? fc.oneof({ weight: 3, arbitrary: typed }, { weight: 1, arbitrary: typed.map(String) }) : typed;
+  const right = INTEGER_KEYS.has(key)
+    ? fc.oneof({ weight: 3, arbitrary: typed }, { weight: 1, arbitrary: typed.map(String) })
+    : typed;
   return fc.oneof({ weight: 5, arbitrary: right }, { weight: 1, arbitrary: jsonValueArb });
 }
 
@@ -693,14 +720,21 @@ const readArgsArb = (tool: ReadTool) =>
     )
     .chain((keys) =>
       fc.tuple(
-        fc.constantFrom<'id' | 'display_id'>(...(tool === 'get_conversation' ? (['id', 'display_id'] as const) : (['id'] as const))),
+        fc.constantFrom<'id' | 'display_id'>(
+          ...(tool === 'get_conversation' ? (['id', 'display_id'] as const) : (['id'] as const)),
+        ),
         ...keys.map((k) => fc.tuple(fc.constant(k), readValueArb(k))),
       ),
     )
     .chain(([first, ...pairs]) =>
-      fc.tuple(fc.option(readValueArb(first), { freq: 8, nil: undefined }), fc.constant(pairs)).map(([value, rest]) =>
-        Object.fromEntries([...(value === undefined ? [] : [[first, value] as const]), ...rest.filter(([k]) => k !== first || value === undefined)]),
-      ),
+      fc
+        .tuple(fc.option(readValueArb(first), { freq: 8, nil: undefined }), fc.constant(pairs))
+        .map(([value, rest]) =>
+          Object.fromEntries([
+            ...(value === undefined ? [] : [[first, value] as const]),
+            ...rest.filter(([k]) => k !== first || value === undefined),
+          ]),
+        ),
     );
 const readCallArb = () => fc.constantFrom(...READ_TOOLS).chain((tool) => fc.tuple(fc.constant(tool), readArgsArb(tool)));
 
@@ -708,20 +742,28 @@ const readCallArb = () => fc.constantFrom(...READ_TOOLS).chain((tool) => fc.tupl
 const segmentArb = () =>
   fc.oneof(
     { weight: 6, arbitrary: someIdArb().map(String) },
-    { weight: 1, arbitrary: fc.constantFrom('abc', '0', '-1', '01', '1.5', '1e3', '99999999999999999999', '%20', '%2F1', '1%00') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('abc', '0', '-1', '01', '1.5', '1e3', '99999999999999999999', '%20', '%2F1', '1%00'),
+    },
   );
 
 const READ_REST_KEYS = ['before', 'after', 'include_activity', 'page', 'id', 'display_id', 'bogus'] as const;
 const readQueryArb = fc
   .array(
-    fc.constantFrom(...READ_REST_KEYS).chain((k) =>
-      fc.tuple(
-        fc.constant(k),
-        k === 'include_activity'
-          ? fc.constantFrom('true', 'false', '1', '0', 'TRUE', 'yes', '')
-          : fc.oneof({ weight: 3, arbitrary: fc.constant(null).chain(() => someIdArb().map(String)) }, { weight: 1, arbitrary: intTextArb }),
+    fc
+      .constantFrom(...READ_REST_KEYS)
+      .chain((k) =>
+        fc.tuple(
+          fc.constant(k),
+          k === 'include_activity'
+            ? fc.constantFrom('true', 'false', '1', '0', 'TRUE', 'yes', '')
+            : fc.oneof(
+                { weight: 3, arbitrary: fc.constant(null).chain(() => someIdArb().map(String)) },
+                { weight: 1, arbitrary: intTextArb },
+              ),
+        ),
       ),
-    ),
     { maxLength: 3 },
   )
   .map((pairs) => pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&'));
@@ -853,7 +895,9 @@ describe('bad input through REST and MCP (issue 6)', () => {
     await fc.assert(
       fc.asyncProperty(readCallArb(), async ([tool, args]) => {
         const sent = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
-        const r = (await client.callTool({ name: tool, arguments: sent }, undefined, { timeout: REQUEST_TIMEOUT_MS })) as CallToolResult;
+        const r = (await client.callTool({ name: tool, arguments: sent }, undefined, {
+          timeout: REQUEST_TIMEOUT_MS,
+        })) as CallToolResult;
         const text = (r.content[0] as { text: string }).text;
         expectNoLeak(text);
         const verdict = judgeReadMcp(tool, sent);
@@ -882,9 +926,16 @@ describe('bad input through REST and MCP (issue 6)', () => {
       fc.asyncProperty(fc.constantFrom(...READ_TOOLS), segmentArb(), readQueryArb, async (tool, segment, query) => {
         const base = `${server.url}/api/v1/accounts/${w.account}`;
         const path =
-          tool === 'get_conversation' ? `/conversations/${segment}/messages` : tool === 'get_contact' ? `/contacts/${segment}` : `/articles/${segment}`;
+          tool === 'get_conversation'
+            ? `/conversations/${segment}/messages`
+            : tool === 'get_contact'
+              ? `/contacts/${segment}`
+              : `/articles/${segment}`;
         const target = new URL(`${base}${path}?${query}`);
-        const res = await fetch(target, { headers: { api_access_token: w.token }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+        const res = await fetch(target, {
+          headers: { api_access_token: w.token },
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
         const text = await res.text();
         count(statuses, res.status);
         expectNoLeak(text);
@@ -900,7 +951,8 @@ describe('bad input through REST and MCP (issue 6)', () => {
       }),
       { seed: FUZZ_SEED, numRuns: FUZZ_READ_RUNS },
     );
-    for (const status of [200, 404, 422]) expect(statuses.get(status) ?? 0, `status ${status}`).toBeGreaterThan(FUZZ_READ_RUNS / 20);
+    for (const status of [200, 404, 422])
+      expect(statuses.get(status) ?? 0, `status ${status}`).toBeGreaterThan(FUZZ_READ_RUNS / 20);
     expect([...statuses.keys()].every((st) => [200, 404, 422].includes(st))).toBe(true);
   }, 120_000);
 

@@ -204,7 +204,10 @@ describe.each(engines)('tenant isolation through REST and MCP on $name', ({ name
           if (viaRest) expect(viaMcp.structuredContent).toEqual(viaRest.body);
           const body = viaMcp.structuredContent as {
             meta?: { conversation: { id: number; account_id: number } };
-            payload: Array<{ id: number; conversation_id: number }> | { id: number; account_id: number } | { contact: { id: number }; conversations: Array<{ id: number }> };
+            payload:
+              | Array<{ id: number; conversation_id: number }>
+              | { id: number; account_id: number }
+              | { contact: { id: number }; conversations: Array<{ id: number }> };
           };
           if (target.tool === 'get_conversation') {
             expect(body.meta?.conversation).toMatchObject({ id: expected.id, account_id: caller.account });

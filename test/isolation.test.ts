@@ -93,7 +93,8 @@ describe.each(engines)('tenant isolation on $name', ({ name, skip, make }) => {
             const t = body as ConversationTranscript;
             expect(t.meta.conversation).toMatchObject({ id: expected.id, account_id: caller.account });
             expect(t.payload.map((m) => m.id)).toEqual(expected.rows);
-            for (const m of t.payload) expect(m).toMatchObject({ conversation_id: expected.id, inbox_id: t.meta.conversation.inbox_id });
+            for (const m of t.payload)
+              expect(m).toMatchObject({ conversation_id: expected.id, inbox_id: t.meta.conversation.inbox_id });
           } else if (target.tool === 'get_contact') {
             const c = body as ContactDetail;
             expect(c.payload.contact.id).toBe(expected.id);
@@ -114,7 +115,9 @@ describe.each(engines)('tenant isolation on $name', ({ name, skip, make }) => {
     for (const account of w.accounts) {
       for (const m of w.memberships.filter((x) => !w.memberships.some((y) => y.user === x.user && y.account === account))) {
         await expect(search(deps, m.token, account, 'all', { q: 'a' })).rejects.toMatchObject({ code: 'not_account_member' });
-        await expect(read(deps, m.token, account, 'get_contact', { id: 1 })).rejects.toMatchObject({ code: 'not_account_member' });
+        await expect(read(deps, m.token, account, 'get_contact', { id: 1 })).rejects.toMatchObject({
+          code: 'not_account_member',
+        });
       }
     }
   });

@@ -335,7 +335,10 @@ describe('read tools and the read-further line (issue 14)', () => {
     const contact = await fx.contact(f.account, { name: 'Hinted Person' });
     const conversation = await fx.conversation(f.account, inbox, { contact_id: contact, display_id: 500 });
     const ids: number[] = [];
-    for (let i = 0; i < 55; i++) ids.push(await fx.message(conversation, { content: `hinted ${i}`, created_at: Math.floor(Date.now() / 1000) - 86_400 + i }));
+    for (let i = 0; i < 55; i++)
+      ids.push(
+        await fx.message(conversation, { content: `hinted ${i}`, created_at: Math.floor(Date.now() / 1000) - 86_400 + i }),
+      );
     for (let i = 0; i < 15; i++) await fx.contact(f.account, { name: `Hinted Person ${i}` });
     const client = await connect(f.admin);
     const search = await call(client, 'search_all', { q: 'hinted' });
@@ -367,9 +370,13 @@ describe('read tools and the read-further line (issue 14)', () => {
         payload: { articles: Array<{ id: number }> };
       }
     ).payload.articles[0]!.id;
-    const article = await call(await connect(f.admin, { config: { defaultAccountId: undefined, maxResultChars: 1_000 } }), 'get_article', {
-      id: articleId,
-    });
+    const article = await call(
+      await connect(f.admin, { config: { defaultAccountId: undefined, maxResultChars: 1_000 } }),
+      'get_article',
+      {
+        id: articleId,
+      },
+    );
     expect((article.structuredContent as { payload: { content: string } }).payload.content.endsWith('…')).toBe(true);
     expect(article._meta).toEqual({ engine: 'postgres', truncated: true });
   });

@@ -52,7 +52,11 @@ beforeAll(async () => {
   f.contact = await fx.contact(f.account, { name: 'Reading Person' });
 
   // 120 messages, one a minute, inserted newest first so ids do not follow time.
-  const longId = await fx.conversation(f.account, f.inboxSeen, { contact_id: f.contact, created_at: NOW - 10 * DAY, last_activity_at: NOW - DAY });
+  const longId = await fx.conversation(f.account, f.inboxSeen, {
+    contact_id: f.contact,
+    created_at: NOW - 10 * DAY,
+    last_activity_at: NOW - DAY,
+  });
   const messages: Array<{ id: number; at: number }> = [];
   for (let i = 119; i >= 0; i--) {
     const at = NOW - 10 * DAY + i * 60;
@@ -61,27 +65,65 @@ beforeAll(async () => {
   messages.sort((a, b) => a.at - b.at);
   f.long = { id: longId, display: 0, messages: messages.map((m) => m.id) };
 
-  const shortId = await fx.conversation(f.account, f.inboxSeen, { contact_id: f.contact, created_at: NOW - 200 * DAY, last_activity_at: NOW - 2 * DAY });
+  const shortId = await fx.conversation(f.account, f.inboxSeen, {
+    contact_id: f.contact,
+    created_at: NOW - 200 * DAY,
+    last_activity_at: NOW - 2 * DAY,
+  });
   f.short = {
     id: shortId,
     display: 0,
-    old: await fx.message(shortId, { content: 'from long ago', created_at: NOW - 200 * DAY, sender_type: 'Contact', sender_id: f.contact }),
-    incoming: await fx.message(shortId, { content: 'where is my order', created_at: NOW - 3 * DAY, sender_type: 'Contact', sender_id: f.contact }),
-    activity: await fx.message(shortId, { content: 'Conversation was resolved', message_type: 2, created_at: NOW - 3 * DAY + 10 }),
-    note: await fx.message(shortId, { content: 'internal: check the warehouse', message_type: 1, private: true, created_at: NOW - 3 * DAY + 20, sender_type: 'User', sender_id: agent }),
+    old: await fx.message(shortId, {
+      content: 'from long ago',
+      created_at: NOW - 200 * DAY,
+      sender_type: 'Contact',
+      sender_id: f.contact,
+    }),
+    incoming: await fx.message(shortId, {
+      content: 'where is my order',
+      created_at: NOW - 3 * DAY,
+      sender_type: 'Contact',
+      sender_id: f.contact,
+    }),
+    activity: await fx.message(shortId, {
+      content: 'Conversation was resolved',
+      message_type: 2,
+      created_at: NOW - 3 * DAY + 10,
+    }),
+    note: await fx.message(shortId, {
+      content: 'internal: check the warehouse',
+      message_type: 1,
+      private: true,
+      created_at: NOW - 3 * DAY + 20,
+      sender_type: 'User',
+      sender_id: agent,
+    }),
     template: await fx.message(shortId, { content: 'Rate us', message_type: 3, created_at: NOW - 3 * DAY + 30 }),
   };
-  const hiddenId = await fx.conversation(f.account, f.inboxHidden, { contact_id: f.contact, created_at: NOW - 5 * DAY, last_activity_at: NOW - 5 * DAY });
+  const hiddenId = await fx.conversation(f.account, f.inboxHidden, {
+    contact_id: f.contact,
+    created_at: NOW - 5 * DAY,
+    last_activity_at: NOW - 5 * DAY,
+  });
   await fx.message(hiddenId, { content: 'hidden inbox message' });
   f.hidden = { id: hiddenId, display: 0 };
   for (let i = 0; i < 16; i++)
-    await fx.conversation(f.account, f.inboxSeen, { contact_id: f.contact, created_at: NOW - 30 * DAY, last_activity_at: NOW - (30 + i) * DAY });
+    await fx.conversation(f.account, f.inboxSeen, {
+      contact_id: f.contact,
+      created_at: NOW - 30 * DAY,
+      last_activity_at: NOW - (30 + i) * DAY,
+    });
 
   const otherInbox = await fx.inbox(f.other);
   const foreignContact = await fx.contact(f.other, { name: 'Reading Person' });
   const foreignId = await fx.conversation(f.other, otherInbox, { contact_id: foreignContact });
   await fx.message(foreignId, { content: 'another account' });
-  f.foreign = { id: foreignId, display: 0, contact: foreignContact, article: await fx.article(f.other, await fx.portal(f.other)) };
+  f.foreign = {
+    id: foreignId,
+    display: 0,
+    contact: foreignContact,
+    article: await fx.article(f.other, await fx.portal(f.other)),
+  };
 
   const portal = await fx.portal(f.account, 'help');
   const category = await fx.category(f.account, portal, 'Orders');
@@ -89,10 +131,14 @@ beforeAll(async () => {
     title: 'Returns',
     status: 2,
     category_id: category,
-    content: '<h1>Returns</h1><p>Send it <b>back</b> within 30&nbsp;days.</p>\n\n## Refunds\n\n- **Card**: 5 days\n- [Bank](https://x.test): 10 days',
+    content:
+      '<h1>Returns</h1><p>Send it <b>back</b> within 30&nbsp;days.</p>\n\n## Refunds\n\n- **Card**: 5 days\n- [Bank](https://x.test): 10 days',
   });
-  const displays = await fx.sql('SELECT id, display_id FROM conversations WHERE id = ANY($1)', [[longId, shortId, hiddenId, foreignId]]);
-  const displayOf = (id: number) => (displays.rows as Array<{ id: number; display_id: number }>).find((r) => Number(r.id) === id)!.display_id;
+  const displays = await fx.sql('SELECT id, display_id FROM conversations WHERE id = ANY($1)', [
+    [longId, shortId, hiddenId, foreignId],
+  ]);
+  const displayOf = (id: number) =>
+    (displays.rows as Array<{ id: number; display_id: number }>).find((r) => Number(r.id) === id)!.display_id;
   f.long.display = displayOf(longId);
   f.short.display = displayOf(shortId);
   f.hidden.display = displayOf(hiddenId);
@@ -143,7 +189,10 @@ describe('get_conversation', () => {
       ['outgoing', true],
       ['template', false],
     ]);
-    expect(plain.payload[2]).toMatchObject({ content: 'internal: check the warehouse', sender: { type: 'user', name: 'Reading Agent' } });
+    expect(plain.payload[2]).toMatchObject({
+      content: 'internal: check the warehouse',
+      sender: { type: 'user', name: 'Reading Agent' },
+    });
     const withActivity = await transcript(f.admin, { display_id: f.short.display, include_activity: true });
     expect(ids(withActivity)).toEqual([f.short.old, f.short.incoming, f.short.activity, f.short.note, f.short.template]);
     expect(withActivity.payload[2]?.message_type).toBe('activity');
@@ -153,7 +202,9 @@ describe('get_conversation', () => {
     const notFound = { code: 'not_found', message: 'Conversation not found' };
     await expect(read(deps, f.admin, f.account, 'get_conversation', { display_id: 99_999 })).rejects.toMatchObject(notFound);
     await expect(read(deps, f.admin, f.account, 'get_conversation', { id: f.foreign.id })).rejects.toMatchObject(notFound);
-    await expect(read(deps, f.agent, f.account, 'get_conversation', { display_id: f.hidden.display })).rejects.toMatchObject(notFound);
+    await expect(read(deps, f.agent, f.account, 'get_conversation', { display_id: f.hidden.display })).rejects.toMatchObject(
+      notFound,
+    );
     await expect(read(deps, f.agent, f.account, 'get_conversation', { id: f.hidden.id })).rejects.toMatchObject(notFound);
     // The administrator sees every inbox.
     expect(ids(await transcript(f.admin, { id: f.hidden.id }))).toHaveLength(1);
@@ -191,7 +242,10 @@ describe('get_contact', () => {
     expect(second.meta.has_more).toEqual({ conversations: false });
     const agent = await detail(f.agent, { id: f.contact, page: 2 });
     expect(agent.body.payload.conversations.map((c) => c.inbox_id)).not.toContain(f.inboxHidden);
-    const agentAll = [...(await detail(f.agent, { id: f.contact })).body.payload.conversations, ...agent.body.payload.conversations];
+    const agentAll = [
+      ...(await detail(f.agent, { id: f.contact })).body.payload.conversations,
+      ...agent.body.payload.conversations,
+    ];
     expect(agentAll.map((c) => c.id)).not.toContain(f.hidden.id);
     expect(agentAll).toHaveLength(18);
   });

@@ -223,7 +223,9 @@ describe('errors: same message on both surfaces (contract §2, §3, §4.2)', () 
   }
 
   it('an account-level 401 carries the challenge too; other statuses do not', async () => {
-    const notMember = await fetch(`${server.url}/api/v1/accounts/${f.foreign}/search?q=x`, { headers: { api_access_token: f.admin } });
+    const notMember = await fetch(`${server.url}/api/v1/accounts/${f.foreign}/search?q=x`, {
+      headers: { api_access_token: f.admin },
+    });
     expect(notMember.status).toBe(401);
     expect(notMember.headers.get('www-authenticate')).toBe('Bearer realm="searchdesk"');
     const unknown = await fetch(`${server.url}/api/v1/accounts/999999/search?q=x`, { headers: { api_access_token: f.admin } });

@@ -52,11 +52,18 @@ beforeAll(async () => {
     const fromAgent = { sender_type: 'User', sender_id: f.agentUser, message_type: 1 };
     await fx.message(conv, { content: `parity question ${i}`, created_at: NOW - i * DAY - 30, ...fromContact });
     await fx.message(conv, { content: `parity answer ${i}`, created_at: NOW - i * DAY - 20, ...fromAgent });
-    const article = await fx.article(f.account, portal, { title: `Parity guide ${i}`, content: `<p>How <b>parity</b> works, part ${i}.</p>` });
+    const article = await fx.article(f.account, portal, {
+      title: `Parity guide ${i}`,
+      content: `<p>How <b>parity</b> works, part ${i}.</p>`,
+    });
     f.article ??= article;
   }
   // A conversation longer than a page, with a private note and activity messages (issue 14).
-  const long = await fx.conversation(f.account, f.inbox1, { contact_id: f.contact, display_id: 900, created_at: NOW - 200 * DAY });
+  const long = await fx.conversation(f.account, f.inbox1, {
+    contact_id: f.contact,
+    display_id: 900,
+    created_at: NOW - 200 * DAY,
+  });
   f.long = { display: 900, messages: [] };
   for (let i = 0; i < 60; i++) {
     const kind = i % 10 === 3 ? { message_type: 2 } : i % 10 === 7 ? { message_type: 1, private: true } : { message_type: i % 2 };
@@ -146,7 +153,8 @@ describe('parity: the same payload through MCP and REST (contract §1)', () => {
         // Every case finds something for the administrator, so equality is never the trivial `[] = []`.
         const payload = viaRest.body.payload as unknown[] | Record<string, unknown>;
         const lists = Array.isArray(payload) ? [payload] : Object.values(payload).filter((v): v is unknown[] => Array.isArray(v));
-        if (role === 'administrator') expect(lists.some((rows) => rows.length > 0) || tool === 'get_article' || tool === 'get_contact').toBe(true);
+        if (role === 'administrator')
+          expect(lists.some((rows) => rows.length > 0) || tool === 'get_article' || tool === 'get_contact').toBe(true);
       });
     }
   }
@@ -184,7 +192,10 @@ describe('parity: the same payload through MCP and REST (contract §1)', () => {
       ['get_article', 'Article not found'],
     ] as const) {
       expect(await rest(f.agent, f.account, tool, { id: 99_999_999 })).toEqual({ status: 404, body: { error } });
-      expect(await mcp(f.agent, f.account, tool, { id: 99_999_999 })).toEqual({ isError: true, content: [{ type: 'text', text: error }] });
+      expect(await mcp(f.agent, f.account, tool, { id: 99_999_999 })).toEqual({
+        isError: true,
+        content: [{ type: 'text', text: error }],
+      });
       // A path segment that is no id names no record.
       expect(await rest(f.agent, f.account, tool, { id: 'abc' })).toEqual({ status: 404, body: { error } });
     }
@@ -194,10 +205,16 @@ describe('parity: the same payload through MCP and REST (contract §1)', () => {
     const args = { display_id: f.long.display, before: 'x', include_activity: 'maybe' };
     const message = 'before must be a positive integer; include_activity must be true or false';
     expect(await rest(f.admin, f.account, 'get_conversation', args)).toEqual({ status: 422, body: { error: message } });
-    expect(await mcp(f.admin, f.account, 'get_conversation', args)).toEqual({ isError: true, content: [{ type: 'text', text: message }] });
+    expect(await mcp(f.admin, f.account, 'get_conversation', args)).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: message }],
+    });
     const foreignCursor = { display_id: f.short, after: f.long.messages[0]! };
     const cursorMessage = 'after must be the id of a message of this conversation';
-    expect(await rest(f.admin, f.account, 'get_conversation', foreignCursor)).toEqual({ status: 422, body: { error: cursorMessage } });
+    expect(await rest(f.admin, f.account, 'get_conversation', foreignCursor)).toEqual({
+      status: 422,
+      body: { error: cursorMessage },
+    });
     expect(await mcp(f.admin, f.account, 'get_conversation', foreignCursor)).toEqual({
       isError: true,
       content: [{ type: 'text', text: cursorMessage }],

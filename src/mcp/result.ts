@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logger.js';
 import { toSearchError } from '../search/errors.js';
 import type { ReadResult } from '../search/read/index.js';
-import type { ConversationTranscript, PayloadKey } from '../search/records.js';
+import type { PayloadKey } from '../search/records.js';
 import type { SearchResult } from '../search/service.js';
 import { fitBodyToBudget } from './budget.js';
 
@@ -47,7 +47,7 @@ export function readHint(result: ReadResult, shortened: number): string | undefi
   const lines: string[] = [];
   const { body, meta } = result;
   if ('meta' in body) {
-    const transcript = body as ConversationTranscript;
+    const transcript = body;
     const first = transcript.payload[0]?.id;
     const last = transcript.payload.at(-1)?.id;
     if (transcript.meta.has_more.before)

@@ -128,26 +128,25 @@ function idSchema(name: string, what: string) {
 
 const cursorSchema = (name: 'before' | 'after', what: string) => idSchema(name, what).optional();
 
-export const getConversationParamsSchema = z
-  .strictObject({
-    display_id: idSchema(
-      'display_id',
-      'The conversation number users see in the help desk (display_id of search results). Give this or id.',
-    ).optional(),
-    id: idSchema('id', 'The conversation primary key (conversation_id of message results). Give this or display_id.').optional(),
-    before: cursorSchema(
-      'before',
-      `A message id: the ${TRANSCRIPT_PAGE_SIZE} messages just before it (to read older messages, pass the first id of the page you have).`,
-    ),
-    after: cursorSchema(
-      'after',
-      `A message id: the ${TRANSCRIPT_PAGE_SIZE} messages just after it (to read newer messages, pass the last id of the page you have).`,
-    ),
-    include_activity: z
-      .boolean({ error: 'include_activity must be true or false' })
-      .optional()
-      .describe('Also return activity messages (status changes, assignments). Default false.'),
-  });
+export const getConversationParamsSchema = z.strictObject({
+  display_id: idSchema(
+    'display_id',
+    'The conversation number users see in the help desk (display_id of search results). Give this or id.',
+  ).optional(),
+  id: idSchema('id', 'The conversation primary key (conversation_id of message results). Give this or display_id.').optional(),
+  before: cursorSchema(
+    'before',
+    `A message id: the ${TRANSCRIPT_PAGE_SIZE} messages just before it (to read older messages, pass the first id of the page you have).`,
+  ),
+  after: cursorSchema(
+    'after',
+    `A message id: the ${TRANSCRIPT_PAGE_SIZE} messages just after it (to read newer messages, pass the last id of the page you have).`,
+  ),
+  include_activity: z
+    .boolean({ error: 'include_activity must be true or false' })
+    .optional()
+    .describe('Also return activity messages (status changes, assignments). Default false.'),
+});
 
 /**
  * What no single field of get_conversation shows (which conversation, which cursor), judged on
@@ -208,7 +207,7 @@ export function issuesMessage(issues: readonly z.core.$ZodIssue[]): string {
  */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, more: string[] = []): z.infer<S> {
   const result = schema.safeParse(input ?? {});
-  if (result.success && more.length === 0) return result.data as z.infer<S>;
+  if (result.success && more.length === 0) return result.data;
   const messages = [...(result.success ? [] : [issuesMessage(result.error.issues)]), ...more];
   throw new SearchError('invalid_params', messages.join('; '));
 }
@@ -255,7 +254,11 @@ function restBoolean(raw: string): unknown {
  * Reads REST query parameters for the keys of `schema`: unknown ones are ignored, empty values
  * count as absent, integers are read from their decimal text, and a repeated parameter is an error.
  */
-export function queryInput(schema: z.ZodObject, query: URLSearchParams, keys = Object.keys(schema.shape)): Record<string, unknown> {
+export function queryInput(
+  schema: z.ZodObject,
+  query: URLSearchParams,
+  keys = Object.keys(schema.shape),
+): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   const repeated: string[] = [];
   for (const key of keys) {

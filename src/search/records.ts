@@ -130,7 +130,9 @@ export interface Payload {
 export const transcriptMessageSchema = messageRecordSchema.extend({
   message_type: z
     .enum(['incoming', 'outgoing', 'activity', 'template'])
-    .describe('incoming: from the contact; outgoing: to the contact (private: true is an internal note); activity: a status change'),
+    .describe(
+      'incoming: from the contact; outgoing: to the contact (private: true is an internal note); activity: a status change',
+    ),
 });
 
 /** `has_more` of a transcript page, keyed by the cursor that reads further. */

@@ -4,7 +4,14 @@ import { createPostgresEngine } from '../../src/search/engines/postgres.js';
 import type { MessageEngine } from '../../src/search/engines/engine.js';
 import { openContext, searchAs, type SearchDeps } from '../../src/search/core.js';
 import type { MessageEngines } from '../../src/search/messages.js';
-import { parseParams, parseWith, readInputProblems, readParamsSchemas, type Operation, type ReadOperation } from '../../src/search/params.js';
+import {
+  parseParams,
+  parseWith,
+  readInputProblems,
+  readParamsSchemas,
+  type Operation,
+  type ReadOperation,
+} from '../../src/search/params.js';
 import { runRead, type ReadResult } from '../../src/search/read/index.js';
 import type { SearchResult } from '../../src/search/service.js';
 import { authenticate } from '../../src/auth/access.js';

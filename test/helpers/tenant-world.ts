@@ -35,7 +35,15 @@ export interface TenantWorld {
   inboxMembers: Set<string>;
   contacts: Array<{ id: number; account: number; name: string; email: string; last: number }>;
   conversations: Array<{ id: number; account: number; inbox: number; contact: number; display: number; created: number }>;
-  messages: Array<{ id: number; account: number; inbox: number; conversation: number; content: string; type: number; created: number }>;
+  messages: Array<{
+    id: number;
+    account: number;
+    inbox: number;
+    conversation: number;
+    content: string;
+    type: number;
+    created: number;
+  }>;
   articles: Array<{ id: number; account: number; title: string; content: string; updated: number }>;
 }
 

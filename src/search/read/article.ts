@@ -5,7 +5,7 @@ import { toArticleRecord, type ArticleRow } from '../articles.js';
 import type { SearchContext } from '../context.js';
 import { MESSAGES, SearchError } from '../errors.js';
 import type { GetArticleParams } from '../params.js';
-import type { ArticleDetail, ArticleDetailRecord } from '../records.js';
+import type { ArticleDetail, ArticleDetailRecord, ArticleRecord } from '../records.js';
 import { toPlainText } from '../snippet.js';
 import { epoch } from '../sql.js';
 
@@ -44,8 +44,13 @@ export function toArticleText(content: string): string {
 
 /** The search record's fields (without the snippet), the portal's name and the whole content as plain text. */
 export function toArticleDetailRecord(row: ArticleDetailRow): ArticleDetailRecord {
-  const { snippet: _snippet, ...record } = toArticleRecord(row, []);
-  return { ...record, portal_name: row.portal_name, content: row.content === null ? '' : toArticleText(row.content) };
+  const record: Partial<ArticleRecord> = toArticleRecord(row, []);
+  delete record.snippet;
+  return {
+    ...(record as Omit<ArticleRecord, 'snippet'>),
+    portal_name: row.portal_name,
+    content: row.content === null ? '' : toArticleText(row.content),
+  };
 }
 
 export async function getArticle(ctx: SearchContext, params: GetArticleParams): Promise<ArticleDetail> {

@@ -8,7 +8,6 @@ import {
   TRANSCRIPT_PAGE_SIZE,
   type GetArticleParams,
   type GetContactParams,
-  type GetConversationParams,
   type ReadOperation,
   type ReadParamsOf,
 } from '../params.js';
@@ -34,7 +33,7 @@ export interface ReadResult {
 export async function runRead<O extends ReadOperation>(ctx: SearchContext, op: O, params: ReadParamsOf<O>): Promise<ReadResult> {
   switch (op) {
     case 'get_conversation': {
-      const body = await getConversation(ctx, params as GetConversationParams);
+      const body = await getConversation(ctx, params);
       return { body, meta: { per_page: TRANSCRIPT_PAGE_SIZE, has_more: body.meta.has_more, engine: 'postgres' } };
     }
     case 'get_contact': {
@@ -42,7 +41,12 @@ export async function runRead<O extends ReadOperation>(ctx: SearchContext, op: O
       const { detail, hasMore } = await getContact(ctx, p);
       return {
         body: detail,
-        meta: { page: p.page ?? 1, per_page: CONTACT_CONVERSATIONS_PAGE_SIZE, has_more: { conversations: hasMore }, engine: 'postgres' },
+        meta: {
+          page: p.page ?? 1,
+          per_page: CONTACT_CONVERSATIONS_PAGE_SIZE,
+          has_more: { conversations: hasMore },
+          engine: 'postgres',
+        },
       };
     }
     case 'get_article':
