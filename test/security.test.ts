@@ -449,7 +449,7 @@ describe('over the wire', () => {
     expect((await restSearch(server.url, f.admin, f.account, 'search_contacts', { q: 'secure' })).status).toBe(200);
   });
 
-  it('answers an unknown tool named after a secret with "Unknown tool", echoing and logging nothing of it', async () => {
+  it('answers an unknown tool named after a secret with "Unknown tool" and the tool names, echoing and logging nothing of it', async () => {
     const name = `search_all'; DROP TABLE accounts; -- ${f.bot}`;
     const r = await post(
       {},
@@ -458,8 +458,14 @@ describe('over the wire', () => {
     expect(JSON.parse(r.body)).toEqual({
       jsonrpc: '2.0',
       id: 1,
-      result: { isError: true, content: [{ type: 'text', text: 'Unknown tool' }] },
+      result: {
+        isError: true,
+        content: [
+          { type: 'text', text: expect.stringMatching(/^Unknown tool\. The tools are: search_all, .*get_article$/) as unknown },
+        ],
+      },
     });
+    expect(r.body).not.toContain('DROP TABLE');
     expect(
       logLines(server.stderr())
         .filter((l) => l.event === 'tool_call')
