@@ -141,5 +141,6 @@ async function handleRead(
   const params = parseWith(schema, named, readInputProblems(route.op, named)) as ReadParamsOf<typeof route.op>;
   if (id === undefined) throw new SearchError('not_found', route.notFound);
   const result = await runRead(searchCtx, route.op, params);
+  facts.engine = result.meta.engine;
   sendJson(res, 200, result.body);
 }

@@ -14,6 +14,7 @@ import {
   coerceNumericStrings,
   parseWith,
   readInputProblems,
+  readParamsSchemas,
   type Operation,
   type ParamsOf,
   type ReadOperation,
@@ -94,8 +95,7 @@ async function callTool(
   }
 }
 
-const READ_OPERATIONS = new Set<string>(['get_conversation', 'get_contact', 'get_article']);
-const isRead = (op: Operation | ReadOperation): op is ReadOperation => READ_OPERATIONS.has(op);
+const isRead = (op: Operation | ReadOperation): op is ReadOperation => Object.hasOwn(readParamsSchemas, op);
 
 /**
  * arguments (every problem in one message) → caller → account → search or read → result; each
