@@ -6,6 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logger.js';
 import { toSearchError } from '../search/errors.js';
+import { MAX_PAGE } from '../search/params.js';
 import type { ReadResult } from '../search/read/index.js';
 import type { PayloadKey } from '../search/records.js';
 import type { SearchResult } from '../search/service.js';
@@ -37,7 +38,12 @@ export function searchHint(meta: SearchResult['meta'], shortened: number): strin
     .filter(([, more]) => more)
     .map(([key]) => key);
   const lines: string[] = [];
-  if (more.length > 0) lines.push(`More ${listWords(more)}: call again with page=${meta.page + 1}.`);
+  if (more.length > 0)
+    lines.push(
+      meta.page < MAX_PAGE
+        ? `More ${listWords(more)}: call again with page=${meta.page + 1}.`
+        : `More ${listWords(more)} exist beyond page ${MAX_PAGE}, the last one: narrow q or add filters.`,
+    );
   if (shortened > 0) lines.push(shortenedLine(shortened, 'narrow q or add filters, or read a record whole with its get_ tool'));
   return lines.length > 0 ? lines.join('\n') : undefined;
 }
@@ -54,7 +60,7 @@ export function readHint(result: ReadResult, shortened: number): string | undefi
       lines.push(`Older messages: call again with before=${first ?? 'the id of the first message you have'}.`);
     if (transcript.meta.has_more.after)
       lines.push(`Newer messages: call again with after=${last ?? 'the id of the last message you have'}.`);
-  } else if (meta.has_more?.conversations === true) {
+  } else if (meta.has_more?.conversations === true && (meta.page ?? 1) < MAX_PAGE) {
     lines.push(`More conversations of this contact: call again with page=${(meta.page ?? 1) + 1}.`);
   }
   if (shortened > 0) lines.push(shortenedLine(shortened, 'the rest does not fit in one result'));
