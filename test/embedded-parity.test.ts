@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoData, DEMO_COLUMNS, type DemoTable } from '../src/db/demo-data.js';
 import { buildInsert, openEmbeddedDb } from '../src/db/pglite.js';
 import type { SearchDeps } from '../src/search/core.js';
-import type { Operation } from '../src/search/params.js';
+import type { Operation, ReadOperation } from '../src/search/params.js';
 import type { SearchResult } from '../src/search/service.js';
-import { makeDeps, search } from './helpers/core.js';
+import { makeDeps, read, search } from './helpers/core.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 
 const NOW_MS = Date.now();
@@ -112,4 +112,29 @@ describe('PGlite and server Postgres on the same demo data', () => {
     console.log(`[parity] ${withRows} of ${compared} searches returned rows on both`);
     expect(withRows).toBeGreaterThan(compared / 2);
   }, 120_000);
+
+  it('read the same conversations, contacts and articles for every demo caller (issue 14)', async () => {
+    const READS: Array<[ReadOperation, Record<string, unknown>]> = [
+      ['get_conversation', { display_id: 273 }],
+      ['get_conversation', { display_id: 275, include_activity: true }],
+      ['get_conversation', { display_id: 1 }],
+      ['get_conversation', { id: 330, before: 1420 }],
+      ['get_conversation', { id: 330, after: 1405, include_activity: true }],
+      ['get_contact', { id: 201 }],
+      ['get_contact', { id: 2 }],
+      ['get_article', { id: 10 }],
+      ['get_article', { id: 1 }],
+    ];
+    let found = 0;
+    for (const [token, account] of TOKENS) {
+      for (const [op, params] of READS) {
+        const run = (deps: SearchDeps) =>
+          read(deps, token, account, op, params).catch((err: unknown) => ({ error: (err as { message?: string }).message }));
+        const [onPglite, onPg] = [await run(pglite), await run(pg)];
+        expect({ token, op, params, result: onPglite }).toEqual({ token, op, params, result: onPg });
+        if ('body' in onPg) found++;
+      }
+    }
+    expect(found).toBeGreaterThan(TOKENS.length * 3);
+  }, 60_000);
 });

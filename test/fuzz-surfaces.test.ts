@@ -90,9 +90,11 @@ const w = {
   inboxes: [] as number[],
   token: '',
   contacts: [] as Array<{ id: number; name: string; last: number }>,
-  conversations: [] as Array<{ id: number; display: number; name: string; last: number; created: number }>,
-  messages: [] as Array<{ id: number; content: string; inbox: number; sender: number; created: number }>,
+  conversations: [] as Array<{ id: number; display: number; contact: number; name: string; last: number; created: number }>,
+  messages: [] as Array<{ id: number; conversation: number; content: string; inbox: number; sender: number; created: number }>,
   articles: [] as Array<{ id: number; title: string; updated: number }>,
+  /** Another account's contact, conversation, message and article: never readable here. */
+  foreign: [] as number[],
 };
 
 beforeAll(async () => {
@@ -120,18 +122,19 @@ beforeAll(async () => {
       created_at: created,
       last_activity_at: created,
     });
-    w.conversations.push({ id: conv, display: i + 1, name, last: created, created });
+    w.conversations.push({ id: conv, display: i + 1, contact, name, last: created, created });
     const at = created + 10;
     const message = await fx.message(conv, { content: name, created_at: at, sender_type: 'Contact', sender_id: contact });
-    w.messages.push({ id: message, content: name, inbox, sender: contact, created: at });
+    w.messages.push({ id: message, conversation: conv, content: name, inbox, sender: contact, created: at });
     const updated = NOW - (i + 1) * DAY;
     w.articles.push({ id: await fx.article(w.account, portal, { title: name, updated_at: updated }), title: name, updated });
   }
   // Another account's rows share every name: none may ever show up.
   const foreignContact = await fx.contact(w.other, { name: NAMES.join(' ') });
   const foreignConv = await fx.conversation(w.other, w.otherInbox, { contact_id: foreignContact, display_id: 1 });
-  await fx.message(foreignConv, { content: NAMES.join(' ') });
-  await fx.article(w.other, await fx.portal(w.other), { title: NAMES.join(' ') });
+  const foreignMessage = await fx.message(foreignConv, { content: NAMES.join(' ') });
+  const foreignArticle = await fx.article(w.other, await fx.portal(w.other), { title: NAMES.join(' ') });
+  w.foreign = [foreignContact, foreignConv, foreignMessage, foreignArticle];
 
   server = await startHttp(cliEnv({ DATABASE_URL: t.url }));
   client = await connectHttpMcp(server.url, { api_access_token: w.token });
@@ -263,8 +266,12 @@ function checkQ(value: unknown, violations: string[]): string {
   return q;
 }
 
-/** The shared part of both surfaces: typed values → verdict (contract §3, §4.2's 90-day rule). */
-function judge(tool: Tool, input: Record<string, unknown>, violations: string[]): Verdict {
+/**
+ * The shared part of both surfaces: typed values → verdict (contract §3, §4.2's 90-day rule).
+ * `violations` holds what the surface found before (unknown arguments, account_id); every
+ * argument problem is reported together (issue 14), the 90-day rule only after them all.
+ */
+function judge(tool: Tool, input: Record<string, unknown>, violations: string[], account?: string): Verdict {
   const accepts = ACCEPTS[tool];
   const take = (key: string) => (accepts.includes(key) ? input[key] : undefined);
   const q = checkQ(input.q, violations);
@@ -274,42 +281,88 @@ function judge(tool: Tool, input: Record<string, unknown>, violations: string[])
   const inboxId = checkInteger(take('inbox_id'), 1, Number.MAX_SAFE_INTEGER, 'inbox_id must be a positive integer', violations);
   const from = typeof take('from') === 'string' ? (take('from') as string) : undefined;
   if (violations.length > 0) return { violations };
+  if (account !== undefined) return { violations: [account] };
   if (tool === 'search_messages' && since !== undefined && since < WINDOW_START)
     return { violations: ['Search is limited to the last 90 days'] };
   return { ok: { q, page, since, until, inbox_id: inboxId, from } };
 }
 
-/** REST: unknown parameters ignored, `?x=` absent, integers read from decimal text, repeats refused (but `from`). */
-function judgeRest(tool: Tool, query: URLSearchParams): Verdict {
-  const violations: string[] = [];
+/** Integer parameters: REST reads them from decimal text, and so does MCP (issue 14). */
+const INTEGER_KEYS = new Set(['page', 'since', 'until', 'inbox_id', 'account_id', 'display_id', 'id', 'before', 'after']);
+const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
+const readInteger = (key: string, v: unknown) =>
+  INTEGER_KEYS.has(key) && typeof v === 'string' && INTEGER_TEXT.test(v) ? Number(v) : v;
+
+/** REST query values of `keys`: `?x=` absent, integers from decimal text, booleans from true/false/1/0; repeats listed. */
+function restInput(query: URLSearchParams, keys: readonly string[]): { input: Record<string, unknown>; repeated: string[] } {
   const input: Record<string, unknown> = {};
-  for (const key of ACCEPTS[tool]) {
+  const repeated: string[] = [];
+  for (const key of keys) {
     const all = query.getAll(key);
     if (all.length === 0) continue;
     if (all.length > 1) {
-      if (key !== 'from') violations.push(`${key} must be given once`);
+      if (key !== 'from') repeated.push(`${key} must be given once`);
       continue;
     }
     const raw = all[0]!;
     if (raw === '' && key !== 'q') continue;
-    input[key] = key !== 'q' && key !== 'from' && /^\s*[+-]?\d+\s*$/.test(raw) ? Number(raw) : raw;
+    const flag = raw.trim().toLowerCase();
+    input[key] =
+      key === 'include_activity'
+        ? ['true', '1'].includes(flag)
+          ? true
+          : ['false', '0'].includes(flag)
+            ? false
+            : raw
+        : readInteger(key, raw);
   }
-  return judge(tool, input, violations);
+  return { input, repeated };
 }
 
-/** MCP: an unknown argument is refused; `account_id` is a positive integer naming an account. */
-function judgeMcp(tool: Tool, args: Record<string, unknown>): Verdict {
+/** REST: unknown parameters ignored, `?x=` absent, integers read from decimal text, repeats refused (but `from`) before anything else. */
+function judgeRest(tool: Tool, query: URLSearchParams): Verdict {
+  const { input, repeated } = restInput(query, ACCEPTS[tool]);
+  if (repeated.length > 0) return { violations: repeated };
+  return judge(tool, input, []);
+}
+
+/** The account an MCP call names, judged after its arguments: undefined when it is the caller's. */
+function accountVerdict(args: Record<string, unknown>): string | undefined {
+  if (!('account_id' in args)) return undefined;
+  const id = args.account_id as number;
+  return id === w.other
+    ? 'You are not authorized to access this account'
+    : id !== w.account
+      ? 'Resource could not be found'
+      : undefined;
+}
+
+/** Unknown arguments and account_id's type, in MCP (integers may come as decimal text). */
+function mcpArgs(
+  accepts: readonly string[],
+  sent: Record<string, unknown>,
+): { args: Record<string, unknown>; violations: string[] } {
+  const args = Object.fromEntries(Object.entries(sent).map(([k, v]) => [k, readInteger(k, v)]));
   const violations: string[] = [];
   // The SDK's request schema drops a `__proto__` key (safely: no prototype is set), so it never reaches us.
-  const unknown = Object.keys(args).filter((k) => k !== 'account_id' && k !== '__proto__' && !ACCEPTS[tool].includes(k));
+  const unknown = Object.keys(args).filter((k) => k !== 'account_id' && k !== '__proto__' && !accepts.includes(k));
   if (unknown.length > 0) violations.push(`unknown argument${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
   if ('account_id' in args) {
     const id = args.account_id;
     if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) violations.push('account_id must be a positive integer');
-    else if (id === w.other) violations.push('You are not authorized to access this account');
-    else if (id !== w.account) violations.push('Resource could not be found');
   }
-  return judge(tool, args, violations);
+  return { args, violations };
+}
+
+/** MCP: every argument problem at once (unknown ones included), then the account, then the 90-day rule. */
+function judgeMcp(tool: Tool, sent: Record<string, unknown>): Verdict {
+  const { args, violations } = mcpArgs(ACCEPTS[tool], sent);
+  return judge(tool, args, violations, accountVerdict(args));
+}
+
+/** A tool error or 422 body says exactly the problems the oracle found, in any order. */
+function expectProblems(message: string, violations: string[], context: string): void {
+  expect(new Set(message.split('; ')), `${message} for ${context}`).toEqual(new Set(violations));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -471,7 +524,12 @@ function mcpValueArb(key: string): fc.Arbitrary<unknown> {
       account_id: fc.constantFrom(w.account, w.other, 999_999_999),
     }),
   );
-  const right = good.get(key);
+  const typed = good.get(key);
+  // Integers may also come as decimal text (issue 14).
+  const right =
+    typed && INTEGER_KEYS.has(key)
+      ? fc.oneof({ weight: 3, arbitrary: typed }, { weight: 1, arbitrary: typed.map(String) })
+      : typed;
   return right ? fc.oneof({ weight: 4, arbitrary: right }, { weight: 1, arbitrary: jsonValueArb }) : jsonValueArb;
 }
 
@@ -492,6 +550,225 @@ const argsArb = fc
   .map(([q, pairs]) =>
     Object.fromEntries([...(q === undefined ? [] : [['q', q] as const]), ...pairs.filter(([k]) => k !== 'q' || q === undefined)]),
   );
+
+// ---------------------------------------------------------------------------------------------
+// Reads (issue 14): get_conversation, get_contact, get_article.
+// ---------------------------------------------------------------------------------------------
+
+export const FUZZ_READ_RUNS = 300;
+const READ_TOOLS = ['get_conversation', 'get_contact', 'get_article'] as const;
+type ReadTool = (typeof READ_TOOLS)[number];
+const READ_ACCEPTS: Record<ReadTool, readonly string[]> = {
+  get_conversation: ['display_id', 'id', 'before', 'after', 'include_activity'],
+  get_contact: ['id', 'page'],
+  get_article: ['id'],
+};
+const NOT_FOUND: Record<ReadTool, string> = {
+  get_conversation: 'Conversation not found',
+  get_contact: 'Contact not found',
+  get_article: 'Article not found',
+};
+
+/** What a read shows: the record's id and its rows (message ids, conversation ids), and the transcript's has_more. */
+interface ReadExpected {
+  id: number;
+  rows: number[];
+  hasMore?: { before: boolean; after: boolean };
+}
+type ReadVerdict = { ok: ReadExpected } | { violations: string[] };
+type ReadBody = {
+  meta?: { conversation: { id: number }; has_more: { before: boolean; after: boolean } };
+  payload: Array<{ id: number }> | { id: number; contact?: { id: number }; conversations?: Array<{ id: number }> };
+};
+
+/** The parameters of a read, judged like the schema: every problem together. */
+function judgeReadParams(
+  tool: ReadTool,
+  args: Record<string, unknown>,
+  violations: string[],
+): Record<string, number | boolean | undefined> {
+  const has = (k: string) => k in args;
+  const positive = (k: string) =>
+    checkInteger(args[k], 1, Number.MAX_SAFE_INTEGER, `${k} must be a positive integer`, violations);
+  const out: Record<string, number | boolean | undefined> = {};
+  for (const key of READ_ACCEPTS[tool]) {
+    if (key === 'page') out.page = checkInteger(args.page, 1, 500, PAGE_MESSAGE, violations);
+    else if (key === 'include_activity') {
+      if (has(key) && typeof args[key] !== 'boolean') violations.push('include_activity must be true or false');
+    } else if (key === 'id' && tool !== 'get_conversation' && !has('id')) violations.push('id is required');
+    else out[key] = positive(key);
+  }
+  if (tool === 'get_conversation') {
+    if (!has('display_id') && !has('id')) violations.push('display_id or id is required');
+    if (has('display_id') && has('id')) violations.push('give display_id or id, not both');
+    if (has('before') && has('after')) violations.push('give before or after, not both');
+  }
+  return out;
+}
+
+/** The record a read finds (after its parameters and the account were accepted). */
+function judgeRecord(tool: ReadTool, p: Record<string, number | boolean | undefined>): ReadVerdict {
+  if (tool === 'get_article') {
+    const a = w.articles.find((x) => x.id === p.id);
+    return a ? { ok: { id: a.id, rows: [] } } : { violations: [NOT_FOUND[tool]] };
+  }
+  if (tool === 'get_contact') {
+    const c = w.contacts.find((x) => x.id === p.id);
+    if (!c) return { violations: [NOT_FOUND[tool]] };
+    const page = (p.page as number | undefined) ?? 1;
+    const rows = w.conversations
+      .filter((v) => v.contact === c.id)
+      .sort(newestFirst((v) => v.last))
+      .map((v) => v.id);
+    return { ok: { id: c.id, rows: rows.slice((page - 1) * 15, page * 15) } };
+  }
+  const v = w.conversations.find((x) => (p.id !== undefined ? x.id === p.id : x.display === p.display_id));
+  if (!v) return { violations: [NOT_FOUND[tool]] };
+  const messages = w.messages
+    .filter((m) => m.conversation === v.id)
+    .sort((a, b) => a.created - b.created || a.id - b.id)
+    .map((m) => m.id);
+  const side = p.before !== undefined ? 'before' : p.after !== undefined ? 'after' : undefined;
+  if (side === undefined)
+    return { ok: { id: v.id, rows: messages.slice(-50), hasMore: { before: messages.length > 50, after: false } } };
+  const at = messages.indexOf(p[side] as number);
+  if (at === -1) return { violations: [`${side} must be the id of a message of this conversation`] };
+  if (side === 'before') {
+    const older = messages.slice(0, at);
+    return { ok: { id: v.id, rows: older.slice(-50), hasMore: { before: older.length > 50, after: true } } };
+  }
+  const newer = messages.slice(at + 1);
+  return { ok: { id: v.id, rows: newer.slice(0, 50), hasMore: { before: true, after: newer.length > 50 } } };
+}
+
+/** MCP: arguments (unknown ones, account_id, the tool's own) → account → record. */
+function judgeReadMcp(tool: ReadTool, sent: Record<string, unknown>): ReadVerdict {
+  const { args, violations } = mcpArgs(READ_ACCEPTS[tool], sent);
+  const params = judgeReadParams(tool, args, violations);
+  if (violations.length > 0) return { violations };
+  const account = accountVerdict(args);
+  return account ? { violations: [account] } : judgeRecord(tool, params);
+}
+
+/** REST: the path names the record (a canonical positive integer, else "not found" after the parameters). */
+function judgeReadRest(tool: ReadTool, segment: string, query: URLSearchParams): ReadVerdict {
+  const idKey = tool === 'get_conversation' ? 'display_id' : 'id';
+  const { input, repeated } = restInput(
+    query,
+    READ_ACCEPTS[tool].filter((k) => k !== 'id' && k !== 'display_id'),
+  );
+  if (repeated.length > 0) return { violations: repeated };
+  const id = /^[1-9]\d{0,15}$/.test(segment) && Number.isSafeInteger(Number(segment)) ? Number(segment) : undefined;
+  const violations: string[] = [];
+  const params = judgeReadParams(tool, { ...input, [idKey]: id ?? 1 }, violations);
+  if (violations.length > 0) return { violations };
+  return id === undefined ? { violations: [NOT_FOUND[tool]] } : judgeRecord(tool, params);
+}
+
+function expectRead(tool: ReadTool, e: ReadExpected, body: ReadBody): void {
+  if (tool === 'get_conversation') {
+    expect(body.meta?.conversation.id).toBe(e.id);
+    expect((body.payload as Array<{ id: number }>).map((m) => m.id)).toEqual(e.rows);
+    expect(body.meta?.has_more).toEqual(e.hasMore);
+  } else if (tool === 'get_contact') {
+    const p = body.payload as { contact: { id: number }; conversations: Array<{ id: number }> };
+    expect(p.contact.id).toBe(e.id);
+    expect(p.conversations.map((v) => v.id)).toEqual(e.rows);
+  } else {
+    expect((body.payload as { id: number }).id).toBe(e.id);
+  }
+}
+
+/** Ids worth trying: every record of this account, another account's, and ones that exist nowhere. */
+const someIdArb = () =>
+  fc
+    .constant(null)
+    .chain(() =>
+      fc.constantFrom(
+        ...w.conversations.flatMap((v) => [v.id, v.display, v.contact]),
+        ...w.messages.map((m) => m.id),
+        ...w.articles.map((a) => a.id),
+        ...w.foreign,
+        999_999_999,
+      ),
+    );
+
+function readValueArb(key: string): fc.Arbitrary<unknown> {
+  const typed = ['display_id', 'id', 'before', 'after'].includes(key)
+    ? someIdArb()
+    : key === 'page'
+      ? fc.integer({ min: 1, max: 2 })
+      : key === 'include_activity'
+        ? fc.boolean()
+        : key === 'account_id'
+          ? fc.constantFrom(w.account, w.account, w.other, 999_999_999)
+          : undefined;
+  if (!typed) return jsonValueArb;
+  const right = INTEGER_KEYS.has(key)
+    ? fc.oneof({ weight: 3, arbitrary: typed }, { weight: 1, arbitrary: typed.map(String) })
+    : typed;
+  return fc.oneof({ weight: 5, arbitrary: right }, { weight: 1, arbitrary: jsonValueArb });
+}
+
+/** Arguments of a read: mostly the tool's own (its record named most of the time), sometimes anything. */
+const readArgsArb = (tool: ReadTool) =>
+  fc
+    .uniqueArray(
+      fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom(...READ_ACCEPTS[tool], 'account_id') },
+        { weight: 1, arbitrary: fc.constantFrom('q', 'bogus', 'display_id', 'conversation_id', '__proto__', 'limit') },
+      ),
+      { maxLength: 2 },
+    )
+    .chain((keys) =>
+      fc.tuple(
+        fc.constantFrom<'id' | 'display_id'>(
+          ...(tool === 'get_conversation' ? (['id', 'display_id'] as const) : (['id'] as const)),
+        ),
+        ...keys.map((k) => fc.tuple(fc.constant(k), readValueArb(k))),
+      ),
+    )
+    .chain(([first, ...pairs]) =>
+      fc
+        .tuple(fc.option(readValueArb(first), { freq: 8, nil: undefined }), fc.constant(pairs))
+        .map(([value, rest]) =>
+          Object.fromEntries([
+            ...(value === undefined ? [] : [[first, value] as const]),
+            ...rest.filter(([k]) => k !== first || value === undefined),
+          ]),
+        ),
+    );
+const readCallArb = () => fc.constantFrom(...READ_TOOLS).chain((tool) => fc.tuple(fc.constant(tool), readArgsArb(tool)));
+
+/** A path segment: a record id, in canonical form or not, or no id at all. */
+const segmentArb = () =>
+  fc.oneof(
+    { weight: 6, arbitrary: someIdArb().map(String) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('abc', '0', '-1', '01', '1.5', '1e3', '99999999999999999999', '%20', '%2F1', '1%00'),
+    },
+  );
+
+const READ_REST_KEYS = ['before', 'after', 'include_activity', 'page', 'id', 'display_id', 'bogus'] as const;
+const readQueryArb = fc
+  .array(
+    fc
+      .constantFrom(...READ_REST_KEYS)
+      .chain((k) =>
+        fc.tuple(
+          fc.constant(k),
+          k === 'include_activity'
+            ? fc.constantFrom('true', 'false', '1', '0', 'TRUE', 'yes', '')
+            : fc.oneof(
+                { weight: 3, arbitrary: fc.constant(null).chain(() => someIdArb().map(String)) },
+                { weight: 1, arbitrary: intTextArb },
+              ),
+        ),
+      ),
+    { maxLength: 3 },
+  )
+  .map((pairs) => pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&'));
 
 // ---------------------------------------------------------------------------------------------
 // Assertions shared by both properties.
@@ -544,7 +821,7 @@ describe('bad input through REST and MCP (issue 6)', () => {
           expect(res.status, text).toBe(422);
           const body = JSON.parse(text) as { error: string };
           expect(Object.keys(body)).toEqual(['error']);
-          expect(verdict.violations).toContain(body.error);
+          expectProblems(body.error, verdict.violations, target.search);
           return;
         }
         expect(res.status, `${text} for ${target.search}`).toBe(200);
@@ -575,7 +852,7 @@ describe('bad input through REST and MCP (issue 6)', () => {
         if ('violations' in verdict) {
           stats.mcp.error += 1;
           expect(r, JSON.stringify(sent)).toEqual({ isError: true, content: [{ type: 'text', text: expect.any(String) }] });
-          expect(verdict.violations, JSON.stringify(sent)).toContain(text);
+          expectProblems(text, verdict.violations, JSON.stringify(sent));
           return;
         }
         stats.mcp.ok += 1;
@@ -614,6 +891,72 @@ describe('bad input through REST and MCP (issue 6)', () => {
     });
     expect(await res.json()).toEqual({ payload: { messages: [] } });
   });
+
+  it(`MCP: the read tools answer the oracle's record or its tool error (${FUZZ_READ_RUNS} runs, seed ${FUZZ_SEED})`, async () => {
+    const seen = { ok: 0, error: 0, notFound: 0 };
+    await fc.assert(
+      fc.asyncProperty(readCallArb(), async ([tool, args]) => {
+        const sent = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
+        const r = (await client.callTool({ name: tool, arguments: sent }, undefined, {
+          timeout: REQUEST_TIMEOUT_MS,
+        })) as CallToolResult;
+        const text = (r.content[0] as { text: string }).text;
+        expectNoLeak(text);
+        const verdict = judgeReadMcp(tool, sent);
+        if ('violations' in verdict) {
+          seen.error += 1;
+          if (verdict.violations[0]?.endsWith('not found')) seen.notFound += 1;
+          expect(r, JSON.stringify(sent)).toEqual({ isError: true, content: [{ type: 'text', text: expect.any(String) }] });
+          expectProblems(text, verdict.violations, JSON.stringify(sent));
+          return;
+        }
+        seen.ok += 1;
+        expect(r.isError, `${text} for ${JSON.stringify(sent)}`).toBeFalsy();
+        expect(JSON.parse(text)).toEqual(r.structuredContent);
+        expectRead(tool, verdict.ok, r.structuredContent as ReadBody);
+      }),
+      { seed: FUZZ_SEED, numRuns: FUZZ_READ_RUNS },
+    );
+    expect(seen.ok).toBeGreaterThan(FUZZ_READ_RUNS / 10);
+    expect(seen.error).toBeGreaterThan(FUZZ_READ_RUNS / 5);
+    expect(seen.notFound).toBeGreaterThan(FUZZ_READ_RUNS / 20);
+  }, 120_000);
+
+  it(`REST: the read routes answer the oracle's record, its 422 or its 404 (${FUZZ_READ_RUNS} runs, seed ${FUZZ_SEED})`, async () => {
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...READ_TOOLS), segmentArb(), readQueryArb, async (tool, segment, query) => {
+        const base = `${server.url}/api/v1/accounts/${w.account}`;
+        const path =
+          tool === 'get_conversation'
+            ? `/conversations/${segment}/messages`
+            : tool === 'get_contact'
+              ? `/contacts/${segment}`
+              : `/articles/${segment}`;
+        const target = new URL(`${base}${path}?${query}`);
+        const res = await fetch(target, {
+          headers: { api_access_token: w.token },
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
+        const text = await res.text();
+        count(statuses, res.status);
+        expectNoLeak(text);
+        const verdict = judgeReadRest(tool, segment, target.searchParams);
+        if ('violations' in verdict) {
+          const notFound = verdict.violations[0]?.endsWith('not found') === true;
+          expect(res.status, `${text} for ${target.pathname}${target.search}`).toBe(notFound ? 404 : 422);
+          expectProblems((JSON.parse(text) as { error: string }).error, verdict.violations, target.pathname + target.search);
+          return;
+        }
+        expect(res.status, `${text} for ${target.pathname}${target.search}`).toBe(200);
+        expectRead(tool, verdict.ok, JSON.parse(text) as ReadBody);
+      }),
+      { seed: FUZZ_SEED, numRuns: FUZZ_READ_RUNS },
+    );
+    for (const status of [200, 404, 422])
+      expect(statuses.get(status) ?? 0, `status ${status}`).toBeGreaterThan(FUZZ_READ_RUNS / 20);
+    expect([...statuses.keys()].every((st) => [200, 404, 422].includes(st))).toBe(true);
+  }, 120_000);
 
   it('the server survived every request: still up, and no internal error logged', async () => {
     expect(server.child.exitCode).toBeNull();

@@ -14,11 +14,14 @@ import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { createTestIndex, esUrl, hasEs, type TestIndex } from './helpers/es.js';
 import { Fixture } from './helpers/fixtures.js';
 import { createOpenSearchTestIndex, hasOs, osUrl } from './helpers/opensearch.js';
-import { cliEnv, connectHttpMcp, restSearch, startHttp, type HttpProcess } from './helpers/spawn.js';
+import { cliEnv, connectHttpMcp, restRead, restSearch, startHttp, type HttpProcess } from './helpers/spawn.js';
 import {
   accessibleInboxes,
   buildTenantWorld,
   expectedIds,
+  expectedRead,
+  NOT_FOUND,
+  readTargets,
   TENANT_QUERIES,
   type Membership,
   type Op,
@@ -28,6 +31,8 @@ import {
 export const ISOLATION_SURFACES_SEED = 20261123;
 /** Per engine; each run asks both surfaces. */
 export const ISOLATION_SURFACES_RUNS = 150;
+/** Reads (issue 14), on Postgres; each run asks both surfaces. */
+export const ISOLATION_SURFACES_READ_RUNS = 200;
 
 const TOOLS = ['search_all', 'search_contacts', 'search_conversations', 'search_messages', 'search_articles'] as const;
 type Tool = (typeof TOOLS)[number];
@@ -173,6 +178,59 @@ describe.each(engines)('tenant isolation through REST and MCP on $name', ({ name
   );
 
   it.skipIf(skip || name !== 'postgres')(
+    `every read tool and route shows only the caller's records, anything else "not found" (${ISOLATION_SURFACES_READ_RUNS} runs, seed ${ISOLATION_SURFACES_SEED})`,
+    async () => {
+      const seen = { found: 0, notFound: 0 };
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...w.memberships), fc.constantFrom(...readTargets(w)), async (caller, target) => {
+          const expected = expectedRead(w, caller, target);
+          const viaMcp = (await (
+            await mcpClient(caller.token)
+          ).callTool({ name: target.tool, arguments: { ...target.args, account_id: caller.account } })) as CallToolResult;
+          // REST names a conversation by its display id only.
+          const viaRest =
+            target.tool === 'get_conversation' && target.args.display_id === undefined
+              ? undefined
+              : await restRead(server.url, caller.token, caller.account, target.tool, target.args);
+          if (!expected) {
+            seen.notFound += 1;
+            const error = NOT_FOUND[target.tool];
+            expect(viaMcp).toEqual({ isError: true, content: [{ type: 'text', text: error }] });
+            if (viaRest) expect(viaRest).toEqual({ status: 404, body: { error } });
+            return;
+          }
+          seen.found += 1;
+          expect(viaMcp.isError).toBeFalsy();
+          if (viaRest) expect(viaMcp.structuredContent).toEqual(viaRest.body);
+          const body = viaMcp.structuredContent as {
+            meta?: { conversation: { id: number; account_id: number } };
+            payload:
+              | Array<{ id: number; conversation_id: number }>
+              | { id: number; account_id: number }
+              | { contact: { id: number }; conversations: Array<{ id: number }> };
+          };
+          if (target.tool === 'get_conversation') {
+            expect(body.meta?.conversation).toMatchObject({ id: expected.id, account_id: caller.account });
+            const messages = body.payload as Array<{ id: number; conversation_id: number }>;
+            expect(messages.map((m) => m.id)).toEqual(expected.rows);
+            for (const m of messages) expect(m.conversation_id).toBe(expected.id);
+          } else if (target.tool === 'get_contact') {
+            const detail = body.payload as { contact: { id: number }; conversations: Array<{ id: number }> };
+            expect(detail.contact.id).toBe(expected.id);
+            expect(detail.conversations.map((v) => v.id)).toEqual(expected.rows);
+          } else {
+            expect(body.payload).toMatchObject({ id: expected.id, account_id: caller.account });
+          }
+        }),
+        { seed: ISOLATION_SURFACES_SEED, numRuns: ISOLATION_SURFACES_READ_RUNS },
+      );
+      expect(seen.found).toBeGreaterThan(ISOLATION_SURFACES_READ_RUNS / 10);
+      expect(seen.notFound).toBeGreaterThan(ISOLATION_SURFACES_READ_RUNS / 10);
+    },
+    90_000,
+  );
+
+  it.skipIf(skip || name !== 'postgres')(
     'refuses every caller on every account it is not a member of, on both surfaces',
     async () => {
       for (const account of w.accounts) {
@@ -184,6 +242,12 @@ describe.each(engines)('tenant isolation through REST and MCP on $name', ({ name
             expect(viaRest).toEqual({ status: 401, body: { error: NOT_MEMBER } });
             expect(viaMcp).toEqual({ isError: true, content: [{ type: 'text', text: NOT_MEMBER }] });
           }
+          // A read names a record of that account, yet the account is refused first.
+          const record = w.contacts.find((c) => c.account === account)!.id;
+          expect(await restRead(server.url, outsider.token, account, 'get_contact', { id: record })).toEqual({
+            status: 401,
+            body: { error: NOT_MEMBER },
+          });
         }
       }
     },

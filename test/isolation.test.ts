@@ -11,11 +11,22 @@ import type { MessageEngine } from '../src/search/engines/engine.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { createTestIndex, hasEs, type TestIndex } from './helpers/es.js';
 import { Fixture } from './helpers/fixtures.js';
-import { buildTenantWorld, expectedIds, TENANT_QUERIES, type TenantWorld } from './helpers/tenant-world.js';
-import { makeDeps, search } from './helpers/core.js';
+import {
+  buildTenantWorld,
+  expectedIds,
+  expectedRead,
+  NOT_FOUND,
+  readTargets,
+  TENANT_QUERIES,
+  type TenantWorld,
+} from './helpers/tenant-world.js';
+import { makeDeps, read, search } from './helpers/core.js';
+import type { ArticleDetail, ContactDetail, ConversationTranscript } from '../src/search/records.js';
 
 export const ISOLATION_SEED = 20261122;
 export const ISOLATION_RUNS = 150;
+/** Reads (issue 14): random callers read random records of every account. */
+export const ISOLATION_READ_RUNS = 300;
 let t: TestDatabase;
 let esIndex: TestIndex | undefined;
 let w: TenantWorld;
@@ -36,7 +47,7 @@ const engines: Array<{ name: string; skip: boolean; make: () => MessageEngine | 
   { name: 'elasticsearch', skip: !hasEs, make: () => esIndex?.engine },
 ];
 
-describe.each(engines)('tenant isolation on $name', ({ skip, make }) => {
+describe.each(engines)('tenant isolation on $name', ({ name, skip, make }) => {
   let deps: SearchDeps;
   beforeAll(() => {
     deps = makeDeps(t.db, { primary: make() });
@@ -62,10 +73,51 @@ describe.each(engines)('tenant isolation on $name', ({ skip, make }) => {
     );
   });
 
+  it.skipIf(skip || name !== 'postgres')(
+    `reads only records of the caller's account and inboxes; any other is "not found" (${ISOLATION_READ_RUNS} runs, seed ${ISOLATION_SEED})`,
+    async () => {
+      const targets = readTargets(w);
+      const seen = { found: 0, notFound: 0 };
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...w.memberships), fc.constantFrom(...targets), async (caller, target) => {
+          const expected = expectedRead(w, caller, target);
+          const attempt = read(deps, caller.token, caller.account, target.tool, target.args);
+          if (!expected) {
+            seen.notFound += 1;
+            await expect(attempt).rejects.toMatchObject({ code: 'not_found', message: NOT_FOUND[target.tool] });
+            return;
+          }
+          seen.found += 1;
+          const { body } = await attempt;
+          if (target.tool === 'get_conversation') {
+            const t = body as ConversationTranscript;
+            expect(t.meta.conversation).toMatchObject({ id: expected.id, account_id: caller.account });
+            expect(t.payload.map((m) => m.id)).toEqual(expected.rows);
+            for (const m of t.payload)
+              expect(m).toMatchObject({ conversation_id: expected.id, inbox_id: t.meta.conversation.inbox_id });
+          } else if (target.tool === 'get_contact') {
+            const c = body as ContactDetail;
+            expect(c.payload.contact.id).toBe(expected.id);
+            expect(c.payload.conversations.map((v) => v.id)).toEqual(expected.rows);
+          } else {
+            expect((body as ArticleDetail).payload).toMatchObject({ id: expected.id, account_id: caller.account });
+          }
+        }),
+        { seed: ISOLATION_SEED, numRuns: ISOLATION_READ_RUNS },
+      );
+      // Both outcomes are common, so neither half of the property is vacuous.
+      expect(seen.found).toBeGreaterThan(ISOLATION_READ_RUNS / 10);
+      expect(seen.notFound).toBeGreaterThan(ISOLATION_READ_RUNS / 10);
+    },
+  );
+
   it.skipIf(skip)('never lets a caller into an account it is not a member of', async () => {
     for (const account of w.accounts) {
       for (const m of w.memberships.filter((x) => !w.memberships.some((y) => y.user === x.user && y.account === account))) {
         await expect(search(deps, m.token, account, 'all', { q: 'a' })).rejects.toMatchObject({ code: 'not_account_member' });
+        await expect(read(deps, m.token, account, 'get_contact', { id: 1 })).rejects.toMatchObject({
+          code: 'not_account_member',
+        });
       }
     }
   });

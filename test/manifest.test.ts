@@ -21,7 +21,7 @@ describe('manifest.json (MCP bundle)', () => {
     expect(out).toContain('Manifest schema validation passes');
   });
 
-  it('lists exactly the five tools and matches the package version and entry point', () => {
+  it('lists exactly the tools of the server and matches the package version and entry point', () => {
     expect(manifest.manifest_version).toBe('0.3');
     expect(manifest.tools.map((t) => t.name)).toEqual(toolDefs.map((t) => t.name));
     expect(manifest.version).toBe(pkg.version);

@@ -90,7 +90,7 @@ describe('tools/list', () => {
     await expect(JSON.stringify(tools, null, 2) + '\n').toMatchFileSnapshot('./__snapshots__/tools-list.json');
   });
 
-  it('declares five read-only tools with strict input and an output schema', async () => {
+  it('declares eight read-only tools with strict input and an output schema', async () => {
     const client = await connect(f.admin);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
@@ -99,6 +99,9 @@ describe('tools/list', () => {
       'search_conversations',
       'search_messages',
       'search_articles',
+      'get_conversation',
+      'get_contact',
+      'get_article',
     ]);
     for (const tool of tools) {
       expect(tool.annotations).toEqual({
@@ -108,16 +111,23 @@ describe('tools/list', () => {
         destructiveHint: false,
         openWorldHint: false,
       });
-      expect(tool.inputSchema).toMatchObject({ type: 'object', required: ['q'], additionalProperties: false });
+      const required = tool.name.startsWith('search_') ? ['q'] : tool.name === 'get_conversation' ? undefined : ['id'];
+      expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
+      expect(tool.inputSchema.required).toEqual(required);
       expect(tool.inputSchema.properties).toHaveProperty('account_id');
       expect(tool.inputSchema).not.toHaveProperty('$schema');
-      expect(tool.outputSchema).toMatchObject({ type: 'object', required: ['payload'] });
+      expect(tool.outputSchema).toMatchObject({ type: 'object' });
+      expect(tool.outputSchema?.required).toEqual(tool.name === 'get_conversation' ? ['meta', 'payload'] : ['payload']);
       expect(tool.outputSchema).not.toHaveProperty('$schema');
     }
     const messages = tools.find((tool) => tool.name === 'search_messages');
     expect(messages?.description).toMatch(/90 days/);
     expect(messages?.description).toMatch(/contact:<id>/);
     expect(messages?.description).toMatch(/has_more/);
+    // Search results say how to read further.
+    expect(messages?.description).toMatch(/get_conversation/);
+    expect(tools.find((tool) => tool.name === 'search_contacts')?.description).toMatch(/get_contact/);
+    expect(tools.find((tool) => tool.name === 'search_articles')?.description).toMatch(/get_article/);
   });
 
   it('tells the model in every description that record text is data, and that articles include drafts', async () => {
@@ -166,9 +176,11 @@ describe('account resolution (contract §2)', () => {
     );
   });
 
-  it('rejects an account_id that is not a positive integer', async () => {
+  it('rejects an account_id that is not a positive integer, and accepts one sent as decimal text', async () => {
     const client = await connect(f.admin);
-    for (const account_id of [0, -1, 1.5, '1', null]) {
+    const r = await call(client, 'search_contacts', { q: 'Budget', account_id: String(f.account) });
+    expect(r.structuredContent).toMatchObject({ payload: { contacts: [{ name: 'Budget Person' }] } });
+    for (const account_id of [0, -1, 1.5, '1.5', 'one', null]) {
       expect(errorText(await call(client, 'search_contacts', { q: 'x', account_id }))).toBe(
         'account_id must be a positive integer',
       );
@@ -197,9 +209,46 @@ describe('arguments and errors', () => {
     );
   });
 
-  it('answers an unknown tool with a tool error that does not echo the name', async () => {
+  it('answers an unknown tool with a tool error listing the tools, without echoing the name', async () => {
     const r = await call(await connect(f.admin), 'drop_tables', { q: 'x' });
-    expect(errorText(r)).toBe('Unknown tool');
+    expect(errorText(r)).toBe(
+      'Unknown tool. The tools are: search_all, search_contacts, search_conversations, search_messages, search_articles, get_conversation, get_contact, get_article',
+    );
+  });
+
+  it('reports every argument problem of a call in one message', async () => {
+    const client = await connect(f.admin);
+    expect(errorText(await call(client, 'search_messages', { q: ' ', page: 0, inbox_id: 'x', bogus: 1, account_id: -1 }))).toBe(
+      'q must not be blank; page must be an integer between 1 and 500; inbox_id must be a positive integer; account_id must be a positive integer; unknown argument: bogus',
+    );
+    expect(errorText(await call(client, 'get_conversation', { before: 1, after: 2 }))).toBe(
+      'display_id or id is required; give before or after, not both',
+    );
+  });
+
+  it('validates the arguments before resolving the account', async () => {
+    // A caller of several accounts without account_id: the argument problem comes first.
+    expect(errorText(await call(await connect(f.multi), 'search_contacts', { q: 'x', page: 0 }))).toBe(
+      'page must be an integer between 1 and 500',
+    );
+    expect(errorText(await call(await connect(f.admin), 'get_contact', { id: 'abc', account_id: 999_999 }))).toBe(
+      'id must be a positive integer',
+    );
+  });
+
+  it('accepts integers sent as decimal text, as REST does, and nothing else', async () => {
+    const client = await connect(f.admin);
+    const asNumber = await call(client, 'search_messages', { q: 'budget', page: 1, until: 4_000_000_000 });
+    const asText = await call(client, 'search_messages', { q: 'budget', page: '1', until: ' 4000000000 ' });
+    expect(asText.structuredContent).toEqual(asNumber.structuredContent);
+    expect(errorText(await call(client, 'search_messages', { q: 'budget', page: '1.0' }))).toBe(
+      'page must be an integer between 1 and 500',
+    );
+    expect(errorText(await call(client, 'search_messages', { q: 'budget', page: '0x1' }))).toBe(
+      'page must be an integer between 1 and 500',
+    );
+    // q stays text: a number is still not a string.
+    expect(errorText(await call(client, 'search_contacts', { q: 12 }))).toBe('q must be a string');
   });
 
   it('maps an unexpected failure to "Internal error" and keeps the details in the log', async () => {
@@ -268,5 +317,83 @@ describe('context budget (contract §6)', () => {
   it('leaves a result within budget untouched, without a truncated flag', async () => {
     const r = await call(await connect(f.admin), 'search_messages', { q: 'budget' });
     expect(r._meta).not.toHaveProperty('truncated');
+  });
+});
+
+describe('read tools and the read-further line (issue 14)', () => {
+  const hint = (r: CallToolResult) => (r.content[1] as { text: string } | undefined)?.text;
+
+  it('get_conversation returns the transcript as structuredContent and JSON text, validated by the client', async () => {
+    const client = await connect(f.admin);
+    const r = await call(client, 'get_conversation', { id: f.conversation });
+    expect(r.isError).toBeFalsy();
+    const body = r.structuredContent as { meta: { conversation: { id: number } }; payload: Array<{ content: string }> };
+    expect(body.meta.conversation.id).toBe(f.conversation);
+    expect(body.payload.map((m) => m.content.slice(0, 12))).toEqual(['budget short', 'budget lorem']);
+    expect(JSON.parse((r.content[0] as { text: string }).text)).toEqual(r.structuredContent);
+    expect(r._meta).toEqual({ per_page: 50, has_more: { before: false, after: false }, engine: 'postgres' });
+    expect(r.content).toHaveLength(1); // nothing more to read, nothing shortened: no second block
+    const displayId = (r.structuredContent as { meta: { conversation: { display_id: number } } }).meta.conversation.display_id;
+    const byText = await call(client, 'get_conversation', { display_id: String(displayId) });
+    expect(byText.structuredContent).toEqual(r.structuredContent);
+  });
+
+  it('says in a second text block how to page, for searches and reads', async () => {
+    const fx = new Fixture(t.admin);
+    const inbox = await fx.inbox(f.account);
+    const contact = await fx.contact(f.account, { name: 'Hinted Person' });
+    const conversation = await fx.conversation(f.account, inbox, { contact_id: contact, display_id: 500 });
+    const ids: number[] = [];
+    for (let i = 0; i < 55; i++)
+      ids.push(
+        await fx.message(conversation, { content: `hinted ${i}`, created_at: Math.floor(Date.now() / 1000) - 86_400 + i }),
+      );
+    for (let i = 0; i < 15; i++) await fx.contact(f.account, { name: `Hinted Person ${i}` });
+    const client = await connect(f.admin);
+    const search = await call(client, 'search_all', { q: 'hinted' });
+    expect(hint(search)).toBe('More contacts and messages: call again with page=2.');
+    expect(JSON.parse((search.content[0] as { text: string }).text)).toEqual(search.structuredContent);
+    const page2 = await call(client, 'search_contacts', { q: 'hinted', page: 2 });
+    expect(page2.content).toHaveLength(1);
+    const latest = await call(client, 'get_conversation', { id: conversation });
+    expect(hint(latest)).toBe(`Older messages: call again with before=${ids[5]}.`);
+    const older = await call(client, 'get_conversation', { id: conversation, before: ids[5] });
+    expect(hint(older)).toBe(`Newer messages: call again with after=${ids[4]}.`);
+    const person = await call(client, 'get_contact', { id: contact });
+    expect(person.content).toHaveLength(1);
+  });
+
+  it('shortens long texts of reads to the budget and says so', async () => {
+    const client = await connect(f.admin, { config: { defaultAccountId: undefined, maxResultChars: 3_000 } });
+    const r = await call(client, 'get_conversation', { id: f.conversation });
+    expect((r.content[0] as { text: string }).text.length).toBeLessThanOrEqual(3_000);
+    expect(r._meta).toMatchObject({ truncated: true });
+    const { payload } = r.structuredContent as { payload: Array<{ id: number; content: string }> };
+    expect(payload.find((m) => m.id === f.longMessage)?.content.endsWith('…')).toBe(true);
+    // The long message is shortened twice: in the page and as the conversation's latest message.
+    expect(hint(r)).toMatch(/^2 long texts were shortened to fit \(ending in "…"\)/);
+    const search = await call(client, 'search_messages', { q: 'budget' });
+    expect(hint(search)).toMatch(/^\d+ long texts? (was|were) shortened to fit .*narrow q/);
+    const articleId = (
+      (await call(await connect(f.admin), 'search_articles', { q: 'budget' })).structuredContent as {
+        payload: { articles: Array<{ id: number }> };
+      }
+    ).payload.articles[0]!.id;
+    const article = await call(
+      await connect(f.admin, { config: { defaultAccountId: undefined, maxResultChars: 1_000 } }),
+      'get_article',
+      {
+        id: articleId,
+      },
+    );
+    expect((article.structuredContent as { payload: { content: string } }).payload.content.endsWith('…')).toBe(true);
+    expect(article._meta).toEqual({ engine: 'postgres', truncated: true });
+  });
+
+  it('answers an unknown record with a tool error saying not found', async () => {
+    const client = await connect(f.admin);
+    expect(errorText(await call(client, 'get_conversation', { display_id: 99_999 }))).toBe('Conversation not found');
+    expect(errorText(await call(client, 'get_contact', { id: 99_999_999 }))).toBe('Contact not found');
+    expect(errorText(await call(client, 'get_article', { id: 99_999_999 }))).toBe('Article not found');
   });
 });

@@ -27,6 +27,9 @@ async function demoQueries(client: Client) {
     'search_conversations',
     'search_messages',
     'search_articles',
+    'get_conversation',
+    'get_contact',
+    'get_article',
   ]);
   const contacts = await call(client, 'search_contacts', { q: 'Bennett' });
   expect(contacts.contacts?.length).toBe(1);
@@ -40,6 +43,19 @@ async function demoQueries(client: Client) {
   const all = await call(client, 'search_all', { q: 'refund' });
   expect(Object.keys(all)).toEqual(['contacts', 'conversations', 'messages', 'articles']);
   expect(all.messages?.length).toBeGreaterThan(0);
+  // Read what was found (issue 14): the hopper conversation, with its private note, and so on.
+  const found = messages.messages![0]!;
+  const transcript = await client.callTool({
+    name: 'get_conversation',
+    arguments: { display_id: found.conversation_display_id },
+  });
+  const { payload: lines } = transcript.structuredContent as { payload: Array<{ id: number; private: boolean }> };
+  expect(lines.map((m) => m.id)).toContain(found.id);
+  expect(lines.some((m) => m.private)).toBe(true);
+  const contact = await client.callTool({ name: 'get_contact', arguments: { id: contacts.contacts![0]!.id } });
+  expect(contact.isError ?? false).toBe(false);
+  const article = await client.callTool({ name: 'get_article', arguments: { id: articles.articles![0]!.id } });
+  expect((article.structuredContent as { payload: { content: string } }).payload.content).toMatch(/password/i);
 }
 
 let http: HttpProcess | undefined;
@@ -84,7 +100,16 @@ describe('a newcomer with no configuration', () => {
     const client = await connectHttpMcp(http!.url, { api_access_token: 'demo-agent-token' });
     const hopper = await call(client, 'search_messages', { q: 'hopper' });
     expect(hopper.messages).toEqual([]);
+    // The README's example: conversation 275 is "not found" for this agent, as a number that does not exist.
+    for (const display_id of [275, 99_999]) {
+      const r = await client.callTool({ name: 'get_conversation', arguments: { display_id } });
+      expect(r).toEqual({ isError: true, content: [{ type: 'text', text: 'Conversation not found' }] });
+    }
     await client.close();
+    const agent2 = await fetch(`${http!.url}/api/v1/accounts/1/conversations/275/messages`, {
+      headers: { api_access_token: 'demo-agent2-token' },
+    });
+    expect(((await agent2.json()) as { payload: Array<{ content: string }> }).payload[0]?.content).toMatch(/hopper/);
   });
 
   it('reuses the data and needs no token over stdio (the demo administrator)', async () => {

@@ -23,7 +23,7 @@ import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { Db, SqlQuery } from '../src/db/db.js';
 import { OPERATIONS } from '../src/search/params.js';
-import { makeDeps, search } from './helpers/core.js';
+import { makeDeps, read, search } from './helpers/core.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { createTestIndex, esUrl, hasEs, type TestIndex } from './helpers/es.js';
 import { Fixture } from './helpers/fixtures.js';
@@ -35,6 +35,7 @@ import {
   connectStdio,
   logLines,
   rawRequest,
+  restRead,
   restSearch,
   runCli,
   startHttp,
@@ -111,6 +112,56 @@ describe('the search path only reads', () => {
             expect(q.text).not.toMatch(/\b(INSERT|UPDATE|DELETE|TRUNCATE|CREATE|ALTER|DROP|GRANT|COPY|SET|BEGIN)\b/i);
             expect(q.text).not.toContain(mark);
             expect(q.text).not.toContain(f.admin);
+          }
+        },
+      ),
+      { seed: SQL_SHAPE_SEED, numRuns: SQL_SHAPE_RUNS },
+    );
+  });
+
+  it(`reads (issue 14) send single SELECT statements with every caller value a placeholder (${SQL_SHAPE_RUNS} runs, seed ${SQL_SHAPE_SEED})`, async () => {
+    const sent: SqlQuery[] = [];
+    const recording: Db = {
+      kind: t.db.kind,
+      query: <R extends object>(q: SqlQuery, label?: string) => {
+        sent.push(q);
+        return t.db.query<R>(q, label);
+      },
+      ping: () => t.db.ping(),
+      close: () => Promise.resolve(),
+    };
+    const deps = makeDeps(recording);
+    // Ids whose digits cannot occur in the SQL text by chance.
+    const id = fc.integer({ min: 800_000_001, max: 899_999_999 });
+    const ownConversation = (
+      await t.admin.query<{ id: string }>('SELECT id FROM conversations WHERE account_id = $1', [f.account])
+    ).rows[0]!.id;
+    const ownMessage = (
+      await t.admin.query<{ id: string }>('SELECT id FROM messages WHERE conversation_id = $1', [ownConversation])
+    ).rows[0]!.id;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('get_conversation' as const, 'get_contact' as const, 'get_article' as const),
+        id,
+        id,
+        fc.constantFrom('display_id', 'id', 'own'),
+        fc.constantFrom(undefined, 'before', 'after'),
+        async (op, mark, cursor, by, side) => {
+          sent.length = 0;
+          const raw: Record<string, unknown> =
+            op === 'get_conversation'
+              ? {
+                  ...(by === 'own' ? { id: Number(ownConversation) } : { [by]: mark }),
+                  ...(side ? { [side]: by === 'own' ? Number(ownMessage) : cursor } : {}),
+                }
+              : { id: mark, ...(op === 'get_contact' ? { page: 2 } : {}) };
+          await read(deps, f.admin, f.account, op, raw).catch(() => undefined);
+          expect(sent.length).toBeGreaterThan(0);
+          for (const q of sent) {
+            expect(q.text).toMatch(/^\s*(SELECT|WITH)\b/i);
+            expect(q.text).not.toContain(';');
+            expect(q.text).not.toMatch(/\b(INSERT|UPDATE|DELETE|TRUNCATE|CREATE|ALTER|DROP|GRANT|COPY|SET|BEGIN)\b/i);
+            for (const value of [mark, cursor]) expect(q.text).not.toContain(String(value));
           }
         },
       ),
@@ -208,6 +259,19 @@ describe('the search path only reads', () => {
           expect(r.status).toBe(200);
           expect(Object.values(r.body.payload as Record<string, unknown[]>).some((rows) => rows.length > 0)).toBe(true);
         }
+        // The read routes (issue 14) need nothing more.
+        const found = (await restSearch(server.url, f.admin, f.account, 'search_messages', { q: 'secure' })).body.payload as {
+          messages: Array<{ conversation_display_id: number; sender: { id: number; type: string } | null }>;
+        };
+        const article = (await restSearch(server.url, f.admin, f.account, 'search_articles', { q: 'secure' })).body.payload as {
+          articles: Array<{ id: number }>;
+        };
+        const reads: Array<[string, Record<string, number>]> = [
+          ['get_conversation', { display_id: found.messages[0]!.conversation_display_id }],
+          ['get_contact', { id: found.messages.find((m) => m.sender?.type === 'contact')!.sender!.id }],
+          ['get_article', { id: article.articles[0]!.id }],
+        ];
+        for (const [tool, args] of reads) expect((await restRead(server.url, f.admin, f.account, tool, args)).status).toBe(200);
       } finally {
         await server.stop();
       }
@@ -450,7 +514,7 @@ describe('over the wire', () => {
     expect((await restSearch(server.url, f.admin, f.account, 'search_contacts', { q: 'secure' })).status).toBe(200);
   });
 
-  it('answers an unknown tool named after a secret with "Unknown tool", echoing and logging nothing of it', async () => {
+  it('answers an unknown tool named after a secret with "Unknown tool" and the tool names, echoing and logging nothing of it', async () => {
     const name = `search_all'; DROP TABLE accounts; -- ${f.bot}`;
     const r = await post(
       {},
@@ -459,8 +523,14 @@ describe('over the wire', () => {
     expect(JSON.parse(r.body)).toEqual({
       jsonrpc: '2.0',
       id: 1,
-      result: { isError: true, content: [{ type: 'text', text: 'Unknown tool' }] },
+      result: {
+        isError: true,
+        content: [
+          { type: 'text', text: expect.stringMatching(/^Unknown tool\. The tools are: search_all, .*get_article$/) as unknown },
+        ],
+      },
     });
+    expect(r.body).not.toContain('DROP TABLE');
     // The log is written asynchronously: its line may arrive just after the response.
     await vi.waitFor(() =>
       expect(

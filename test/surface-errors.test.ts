@@ -211,9 +211,27 @@ describe('errors: same message on both surfaces (contract §2, §3, §4.2)', () 
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="searchdesk"');
       expect(await res.json()).toEqual({ error });
+      const viaRest = await fetch(`${server.url}/api/v1/accounts/${f.account}/contacts/1`, {
+        headers: token === undefined ? {} : { api_access_token: token },
+      });
+      expect(viaRest.status).toBe(401);
+      expect(viaRest.headers.get('www-authenticate')).toBe('Bearer realm="searchdesk"');
+      expect(await viaRest.json()).toEqual({ error });
     });
   }
+
+  it('an account-level 401 carries the challenge too; other statuses do not', async () => {
+    const notMember = await fetch(`${server.url}/api/v1/accounts/${f.foreign}/search?q=x`, {
+      headers: { api_access_token: f.admin },
+    });
+    expect(notMember.status).toBe(401);
+    expect(notMember.headers.get('www-authenticate')).toBe('Bearer realm="searchdesk"');
+    const unknown = await fetch(`${server.url}/api/v1/accounts/999999/search?q=x`, { headers: { api_access_token: f.admin } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('www-authenticate')).toBeNull();
+  });
 
   it('the SDK client fails to connect over HTTP with an invalid token', async () => {
     await expect(connectHttpMcp(server.url, { api_access_token: 'nope' })).rejects.toMatchObject({
@@ -222,11 +240,11 @@ describe('errors: same message on both surfaces (contract §2, §3, §4.2)', () 
     });
   });
 
-  it('REST accepts only api_access_token (no Bearer), /mcp accepts both', async () => {
+  it('REST and /mcp accept Authorization: Bearer as well as api_access_token', async () => {
     const res = await fetch(`${server.url}/api/v1/accounts/${f.account}/search/contacts?q=x`, {
       headers: { authorization: `Bearer ${f.admin}` },
     });
-    expect(res.status).toBe(401);
+    expect(res.status).toBe(200);
     const client = await connectHttpMcp(server.url, { authorization: `Bearer ${f.admin}` });
     const r = await client.callTool({ name: 'search_contacts', arguments: { q: 'Parity Person 1', account_id: f.account } });
     expect(r.isError).toBeFalsy();

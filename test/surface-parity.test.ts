@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
-import { cliEnv, connectHttpMcp, restSearch, startHttp, type HttpProcess } from './helpers/spawn.js';
+import { cliEnv, connectHttpMcp, restRead, restSearch, startHttp, type HttpProcess } from './helpers/spawn.js';
 
 const NOW = Math.floor(Date.now() / 1000);
 let t: TestDatabase;
@@ -22,6 +22,9 @@ const f = {} as {
   agentUser: number;
   inbox1: number;
   inbox2: number;
+  article: number;
+  long: { display: number; messages: number[] };
+  short: number;
 };
 const clients = new Map<string, Client>();
 
@@ -49,8 +52,24 @@ beforeAll(async () => {
     const fromAgent = { sender_type: 'User', sender_id: f.agentUser, message_type: 1 };
     await fx.message(conv, { content: `parity question ${i}`, created_at: NOW - i * DAY - 30, ...fromContact });
     await fx.message(conv, { content: `parity answer ${i}`, created_at: NOW - i * DAY - 20, ...fromAgent });
-    await fx.article(f.account, portal, { title: `Parity guide ${i}`, content: `How parity works, part ${i}.` });
+    const article = await fx.article(f.account, portal, {
+      title: `Parity guide ${i}`,
+      content: `<p>How <b>parity</b> works, part ${i}.</p>`,
+    });
+    f.article ??= article;
   }
+  // A conversation longer than a page, with a private note and activity messages (issue 14).
+  const long = await fx.conversation(f.account, f.inbox1, {
+    contact_id: f.contact,
+    display_id: 900,
+    created_at: NOW - 200 * DAY,
+  });
+  f.long = { display: 900, messages: [] };
+  for (let i = 0; i < 60; i++) {
+    const kind = i % 10 === 3 ? { message_type: 2 } : i % 10 === 7 ? { message_type: 1, private: true } : { message_type: i % 2 };
+    f.long.messages.push(await fx.message(long, { content: `transcript ${i}`, created_at: NOW - 200 * DAY + i * 60, ...kind }));
+  }
+  f.short = 1; // the display id of the first conversation above (inbox 1)
   const old = await fx.conversation(f.account, f.inbox1, { contact_id: f.contact, created_at: NOW - 120 * DAY });
   await fx.message(old, { content: 'parity from long ago', created_at: NOW - 100 * DAY });
   const noFlagInbox = await fx.inbox(f.noFlag);
@@ -68,10 +87,12 @@ afterAll(async () => {
   await t.drop();
 });
 
-type Args = Record<string, string | number>;
+type Args = Record<string, string | number | boolean>;
 
 const rest = (token: string | undefined, account: number | string, tool: string, args: Args) =>
-  restSearch(server.url, token, account, tool, args);
+  tool.startsWith('get_')
+    ? restRead(server.url, token, account, tool, args)
+    : restSearch(server.url, token, account, tool, args as Record<string, string | number>);
 
 async function mcp(token: string, account: number, tool: string, args: Args): Promise<CallToolResult> {
   const client = clients.get(token);
@@ -102,6 +123,15 @@ describe('parity: the same payload through MCP and REST (contract §1)', () => {
     ['search_messages', () => ({ q: 'parity', since: NOW - 10 * DAY, until: NOW - 2 * DAY, inbox_id: f.inbox1 })],
     ['search_articles', { q: 'parity guide' }],
     ['search_articles', { q: 'parity', page: 2 }],
+    // Reads (issue 14): the REST path names the record, the other arguments are query parameters.
+    ['get_conversation', () => ({ display_id: f.long.display })],
+    ['get_conversation', () => ({ display_id: f.long.display, include_activity: true })],
+    ['get_conversation', () => ({ display_id: f.long.display, before: f.long.messages[30]! })],
+    ['get_conversation', () => ({ display_id: f.long.display, after: f.long.messages[2]!, include_activity: true })],
+    ['get_conversation', () => ({ display_id: f.short })],
+    ['get_contact', () => ({ id: f.contact })],
+    ['get_contact', () => ({ id: f.contact, page: 2 })],
+    ['get_article', () => ({ id: f.article })],
   ];
 
   for (const [role, tokenOf] of [
@@ -119,10 +149,12 @@ describe('parity: the same payload through MCP and REST (contract §1)', () => {
         expect(viaMcp.isError).toBeFalsy();
         expect(viaRest.status).toBe(200);
         expect(viaMcp.structuredContent).toEqual(viaRest.body);
-        expect(Object.keys(viaRest.body)).toEqual(['payload']);
+        expect(Object.keys(viaRest.body)).toEqual(tool === 'get_conversation' ? ['meta', 'payload'] : ['payload']);
         // Every case finds something for the administrator, so equality is never the trivial `[] = []`.
-        const lists = Object.values(viaRest.body.payload as Record<string, unknown[]>);
-        if (role === 'administrator') expect(lists.some((rows) => rows.length > 0)).toBe(true);
+        const payload = viaRest.body.payload as unknown[] | Record<string, unknown>;
+        const lists = Array.isArray(payload) ? [payload] : Object.values(payload).filter((v): v is unknown[] => Array.isArray(v));
+        if (role === 'administrator')
+          expect(lists.some((rows) => rows.length > 0) || tool === 'get_article' || tool === 'get_contact').toBe(true);
       });
     }
   }
@@ -144,6 +176,49 @@ describe('parity: the same payload through MCP and REST (contract §1)', () => {
     const r = await mcp(f.admin, f.account, 'search_articles', { q: 'parity', bogus: 1 });
     expect(r.isError).toBe(true);
     expect(r.content).toEqual([{ type: 'text', text: 'unknown argument: bogus' }]);
+  });
+
+  it('a conversation of an inbox the agent may not see is the same "not found" as an unknown one, on both surfaces', async () => {
+    // Conversation 2 is in inbox 2, which only the administrator sees.
+    for (const display_id of [2, 99_999]) {
+      const viaRest = await rest(f.agent, f.account, 'get_conversation', { display_id });
+      const viaMcp = await mcp(f.agent, f.account, 'get_conversation', { display_id });
+      expect(viaRest).toEqual({ status: 404, body: { error: 'Conversation not found' } });
+      expect(viaMcp).toEqual({ isError: true, content: [{ type: 'text', text: 'Conversation not found' }] });
+    }
+    expect((await rest(f.admin, f.account, 'get_conversation', { display_id: 2 })).status).toBe(200);
+    for (const [tool, error] of [
+      ['get_contact', 'Contact not found'],
+      ['get_article', 'Article not found'],
+    ] as const) {
+      expect(await rest(f.agent, f.account, tool, { id: 99_999_999 })).toEqual({ status: 404, body: { error } });
+      expect(await mcp(f.agent, f.account, tool, { id: 99_999_999 })).toEqual({
+        isError: true,
+        content: [{ type: 'text', text: error }],
+      });
+      // A path segment that is no id names no record.
+      expect(await rest(f.agent, f.account, tool, { id: 'abc' })).toEqual({ status: 404, body: { error } });
+    }
+  });
+
+  it('read arguments fail with the same message on both surfaces, every problem at once', async () => {
+    const args = { display_id: f.long.display, before: 'x', include_activity: 'maybe' };
+    const message = 'before must be a positive integer; include_activity must be true or false';
+    expect(await rest(f.admin, f.account, 'get_conversation', args)).toEqual({ status: 422, body: { error: message } });
+    expect(await mcp(f.admin, f.account, 'get_conversation', args)).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: message }],
+    });
+    const foreignCursor = { display_id: f.short, after: f.long.messages[0]! };
+    const cursorMessage = 'after must be the id of a message of this conversation';
+    expect(await rest(f.admin, f.account, 'get_conversation', foreignCursor)).toEqual({
+      status: 422,
+      body: { error: cursorMessage },
+    });
+    expect(await mcp(f.admin, f.account, 'get_conversation', foreignCursor)).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: cursorMessage }],
+    });
   });
 
   it('search_all without advanced_search returns messages: [] on both surfaces', async () => {

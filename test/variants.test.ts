@@ -138,7 +138,9 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
     const contactRows = (who: 'admin' | 'agent', params: object, strategy: ContactStrategy) =>
       db.query<{ id: number }>(buildContactsQuery(access[who], params as never, strategy));
     const conversationRows = (who: 'admin' | 'agent', params: object, strategy: ConversationStrategy) =>
-      db.query<ConversationRow & { id: number | null }>(buildConversationsQuery(access[who], params as never, strategy, CAP));
+      db.query<ConversationRow & { id: number | null; overflow: boolean }>(
+        buildConversationsQuery(access[who], params as never, strategy, CAP),
+      );
     await fc.assert(
       fc.asyncProperty(
         queryArb().filter((q) => q.trim() !== ''),

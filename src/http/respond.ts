@@ -29,9 +29,13 @@ export function sendError(res: ServerResponse, err: unknown, log: Logger): numbe
     res.destroy();
     return error.status;
   }
-  sendJson(res, error.status, { error: error.message });
+  // RFC 6750: a 401 names the scheme, so clients can tell the user a token is needed.
+  sendJson(res, error.status, { error: error.message }, error.status === 401 ? { 'www-authenticate': WWW_AUTHENTICATE } : {});
   return error.status;
 }
+
+/** The challenge of every HTTP 401. */
+export const WWW_AUTHENTICATE = 'Bearer realm="searchdesk"';
 
 /** A JSON-RPC error response for failures before the MCP layer sees the request. */
 export function sendJsonRpcError(

@@ -6,18 +6,6 @@
 import { listAccountIds, type Caller } from '../auth/access.js';
 import type { SearchDeps } from '../search/core.js';
 import { MESSAGES, SearchError } from '../search/errors.js';
-import { accountIdSchema } from './tools.js';
-
-/** Splits `account_id` off the tool arguments; the rest goes to the operation's own schema. */
-export function takeAccountId(args: Record<string, unknown> | undefined): {
-  accountId: number | undefined;
-  rest: Record<string, unknown>;
-} {
-  const { account_id, ...rest } = args ?? {};
-  const parsed = accountIdSchema.safeParse(account_id);
-  if (!parsed.success) throw new SearchError('invalid_params', 'account_id must be a positive integer');
-  return { accountId: parsed.data, rest };
-}
 
 /** Resolves the account of a call whose `account_id` was omitted. */
 export async function resolveAccountId(

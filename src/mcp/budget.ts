@@ -1,7 +1,7 @@
 /**
  * The context budget (contract §6): a result whose JSON text is longer than the budget gets its
- * longest free-text fields (message `content`, article `snippet`) shortened with a trailing "…"
- * until it fits. Rows are never dropped; every other field is left as it is.
+ * longest free-text fields (message `content`, article `snippet`, an article's whole `content`)
+ * shortened with a trailing "…" until it fits. Rows are never dropped; every other field is left as it is.
  */
 import type { Payload } from '../search/records.js';
 
@@ -25,13 +25,23 @@ function slotOf<T extends object, K extends keyof T>(row: T, key: K): TextSlot[]
   return [{ get: () => row[key] as string, set: (v) => void (row[key] = v as T[K]) }];
 }
 
-/** The shortenable fields of a (copied) payload: message contents, nested ones too, and snippets. */
-function textSlots(payload: Payload): TextSlot[] {
-  return [
-    ...(payload.messages ?? []).flatMap((m) => slotOf(m, 'content')),
-    ...(payload.conversations ?? []).flatMap((c) => c.messages.flatMap((m) => slotOf(m, 'content'))),
-    ...(payload.articles ?? []).flatMap((a) => slotOf(a, 'snippet')),
-  ];
+/** Fields whose text may be shortened: message `content`, article `snippet` and an article's whole `content`. */
+const SHORTENABLE = new Set(['content', 'snippet']);
+/** Free-form data of the help desk: never walked (a `content` key there is not ours). */
+const OPAQUE = new Set(['additional_attributes']);
+
+/** The shortenable fields of a (copied) body, found wherever they are nested (payload rows, conversation messages, meta). */
+function textSlots(node: unknown, slots: TextSlot[] = []): TextSlot[] {
+  if (Array.isArray(node)) {
+    for (const item of node) textSlots(item, slots);
+  } else if (node !== null && typeof node === 'object') {
+    const row = node as Record<string, unknown>;
+    for (const key of Object.keys(row)) {
+      if (SHORTENABLE.has(key)) slots.push(...slotOf(row, key));
+      else if (!OPAQUE.has(key)) textSlots(row[key], slots);
+    }
+  }
+  return slots;
 }
 
 /** Cuts `s` to at most `max` characters including the ellipsis, never inside a surrogate pair. */
@@ -43,23 +53,36 @@ export function shorten(s: string, max: number): string {
   return s.slice(0, end) + ELLIPSIS;
 }
 
-const render = (payload: Payload) => JSON.stringify({ payload });
+export interface BudgetedBody<T> {
+  body: T;
+  /** JSON text of `body`, at most the budget when shortening could make it fit. */
+  text: string;
+  truncated: boolean;
+  /** How many text fields were shortened. */
+  shortened: number;
+}
+
+/** Fits a search `payload` into `maxChars` of JSON text of `{ payload }` (see fitBodyToBudget). */
+export function fitToBudget(payload: Payload, maxChars: number): Budgeted {
+  const { body, text, truncated } = fitBodyToBudget({ payload }, maxChars);
+  return { payload: body.payload, text, truncated };
+}
 
 /**
- * Fits `payload` into `maxChars` of JSON text. Finds, by binary search, the largest length cap
+ * Fits a result body into `maxChars` of JSON text. Finds, by binary search, the largest length cap
  * for the text fields that fits, so the longest fields are shortened first and short ones kept.
  */
-export function fitToBudget(payload: Payload, maxChars: number): Budgeted {
-  const text = render(payload);
-  if (text.length <= maxChars) return { payload, text, truncated: false };
+export function fitBodyToBudget<T extends object>(body: T, maxChars: number): BudgetedBody<T> {
+  const text = JSON.stringify(body);
+  if (text.length <= maxChars) return { body, text, truncated: false, shortened: 0 };
 
-  const copy = structuredClone(payload);
+  const copy = structuredClone(body);
   const slots = textSlots(copy);
   const originals = slots.map((s) => s.get());
   const applyCap = (cap: number) => slots.forEach((slot, i) => slot.set(shorten(originals[i] as string, cap)));
   const fits = (cap: number) => {
     applyCap(cap);
-    return render(copy).length <= maxChars;
+    return JSON.stringify(copy).length <= maxChars;
   };
 
   let lo = ELLIPSIS.length; // smallest cap: everything becomes "…"
@@ -73,6 +96,8 @@ export function fitToBudget(payload: Payload, maxChars: number): Budgeted {
     }
   }
   applyCap(lo);
-  const truncated = slots.some((slot, i) => slot.get() !== originals[i]);
-  return truncated ? { payload: copy, text: render(copy), truncated } : { payload, text, truncated };
+  const shortened = slots.filter((slot, i) => slot.get() !== originals[i]).length;
+  return shortened > 0
+    ? { body: copy, text: JSON.stringify(copy), truncated: true, shortened }
+    : { body, text, truncated: false, shortened: 0 };
 }

@@ -33,12 +33,14 @@ export interface ConversationRow {
   inbox_name: string | null;
   inbox_channel_type: string | null;
   latest_message: MessageRow | null;
-  /** Set by the candidate strategy when it reached its cap: its rows may be incomplete. */
-  overflow: boolean;
 }
 
 /** The candidate strategy's row when nothing matched: only its `overflow` is set. */
-type MaybeConversationRow = Omit<ConversationRow, 'id'> & { id: number | null };
+type MaybeConversationRow = Omit<ConversationRow, 'id'> & {
+  id: number | null;
+  /** Set by the candidate strategy when it reached its cap: its rows may be incomplete. */
+  overflow: boolean;
+};
 
 const STATUSES = ['open', 'resolved', 'pending', 'snoozed'] as const;
 
@@ -206,6 +208,8 @@ export function conversationPlan(params: ConversationsParams, ordered: boolean):
   return window ? ['window', 'candidates', 'scan'] : ['candidates', 'scan'];
 }
 
+const isRow = (r: MaybeConversationRow): r is MaybeConversationRow & ConversationRow => r.id !== null;
+
 /** The rows of one strategy, or undefined when that strategy cannot tell the exact answer. */
 async function tryStrategy(
   ctx: SearchContext,
@@ -218,9 +222,9 @@ async function tryStrategy(
     `search_conversations_${strategy}`,
   );
   // A window is exact when it holds the whole page plus the row telling has_more.
-  if (strategy === 'window') return rows.length > PAGE_SIZE ? (rows as ConversationRow[]) : undefined;
+  if (strategy === 'window') return rows.length > PAGE_SIZE ? rows.filter(isRow) : undefined;
   if (strategy === 'candidates' && rows[0]?.overflow) return undefined;
-  return rows.filter((r): r is ConversationRow => r.id !== null);
+  return rows.filter(isRow);
 }
 
 /**

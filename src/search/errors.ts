@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   backend_unavailable: 503,
   query_timeout: 503,
   internal: 500,
+  not_found: 404,
 } as const;
 
 export type SearchErrorCode = keyof typeof ERROR_STATUS;
@@ -52,6 +53,9 @@ export const MESSAGES = {
   queryTimeout:
     'Search took too long and was stopped. Narrow it: a longer or more specific q, a since/until range, or (for messages) an inbox_id.',
   internal: 'Internal error',
+  conversationNotFound: 'Conversation not found',
+  contactNotFound: 'Contact not found',
+  articleNotFound: 'Article not found',
 } as const;
 
 /** Turns anything thrown into a SearchError; unknown errors become `internal` (details stay in `cause`). */

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { SearchError } from './errors.js';
-import { parseParams, parseQueryParams, type Operation } from './params.js';
+import {
+  coerceNumericStrings,
+  getConversationParamsSchema,
+  parseParams,
+  parseQueryParams,
+  parseWith,
+  queryInput,
+  readInputProblems,
+  type Operation,
+} from './params.js';
 
 const fail = (fn: () => unknown): SearchError => {
   try {
@@ -92,5 +101,61 @@ describe('which parameters an operation takes', () => {
   });
   it('rejects a repeated REST parameter', () => {
     expect(fail(() => rest('contacts', 'q=a&q=b')).message).toBe('q must be given once');
+  });
+});
+
+describe('every problem in one message (issue 14)', () => {
+  it('lists each argument problem once, in the schema order, unknown arguments last', () => {
+    expect(fail(() => parseParams('messages', { q: ' ', page: 0, since: -1, until: -2, bogus: 1 })).message).toBe(
+      'q must not be blank; page must be an integer between 1 and 500; since must be an integer Unix timestamp (seconds); until must be an integer Unix timestamp (seconds); unknown argument: bogus',
+    );
+    expect(fail(() => rest('contacts', 'q=a&q=b&page=1&page=2')).message).toBe('q must be given once; page must be given once');
+  });
+
+  it('gives a value of the wrong type one problem, not the checks after it', () => {
+    expect(fail(() => parseParams('contacts', { q: [] })).message).toBe('q must be a string');
+  });
+});
+
+describe('integers as decimal text (issue 14)', () => {
+  it('reads integer arguments sent as decimal text, and leaves every other value alone', () => {
+    expect(coerceNumericStrings({ page: '2', since: ' 10 ', id: '+3', q: '5', from: '7', before: '1.5', after: '0x1' })).toEqual({
+      page: 2,
+      since: 10,
+      id: 3,
+      q: '5',
+      from: '7',
+      before: '1.5',
+      after: '0x1',
+    });
+  });
+});
+
+describe('get_conversation parameters (issue 14)', () => {
+  const read = (input: Record<string, unknown>) =>
+    parseWith(getConversationParamsSchema, input, readInputProblems('get_conversation', input));
+
+  it('takes display_id or id, one cursor, and include_activity', () => {
+    expect(read({ display_id: 4, before: 9, include_activity: true })).toEqual({
+      display_id: 4,
+      before: 9,
+      include_activity: true,
+    });
+    expect(read({ id: 4, after: 9 })).toEqual({ id: 4, after: 9 });
+  });
+
+  it('names what is missing or given twice together with the fields’ own problems', () => {
+    expect(fail(() => read({})).message).toBe('display_id or id is required');
+    expect(fail(() => read({ display_id: 0.5, id: 2, before: 1, after: 'x' })).message).toBe(
+      'display_id must be a positive integer; after must be a positive integer; give display_id or id, not both; give before or after, not both',
+    );
+    expect(fail(() => read({ id: 1, include_activity: 'yes' })).message).toBe('include_activity must be true or false');
+  });
+
+  it('reads REST booleans as true/false or 1/0 and leaves anything else for the schema to refuse', () => {
+    const q = (s: string) => queryInput(getConversationParamsSchema, new URLSearchParams(s));
+    expect(q('include_activity=TRUE&before=3')).toEqual({ include_activity: true, before: 3 });
+    expect(q('include_activity=0')).toEqual({ include_activity: false });
+    expect(q('include_activity=yes')).toEqual({ include_activity: 'yes' });
   });
 });

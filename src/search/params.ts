@@ -104,37 +104,184 @@ export type ArticlesParams = z.infer<typeof articlesParamsSchema>;
 export type AllParams = z.infer<typeof allParamsSchema>;
 export type ParamsOf<O extends Operation> = z.infer<(typeof paramsSchemas)[O]>;
 
-/** Validates already-typed input (MCP arguments): unknown keys are rejected. */
-export function parseParams<O extends Operation>(op: O, input: unknown): ParamsOf<O> {
-  const result = paramsSchemas[op].safeParse(input ?? {});
-  if (result.success) return result.data as ParamsOf<O>;
-  const issue = result.error.issues[0];
-  const message =
-    issue?.code === 'unrecognized_keys'
-      ? `unknown argument${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`
-      : (issue?.message ?? 'invalid parameters');
-  throw new SearchError('invalid_params', message);
+// ---------------------------------------------------------------------------------------------
+// Reading one record (get_conversation, get_contact, get_article): no q, no 90-day window.
+// ---------------------------------------------------------------------------------------------
+
+/** Messages per page of a conversation transcript. */
+export const TRANSCRIPT_PAGE_SIZE = 50;
+/** Conversations per page of a contact. */
+export const CONTACT_CONVERSATIONS_PAGE_SIZE = PAGE_SIZE;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/** A positive integer id; `required` adds "<name> is required" for a missing value. */
+function idSchema(name: string, what: string) {
+  const message = `${name} must be a positive integer`;
+  return z
+    .number({ error: (iss) => (iss.input === undefined ? `${name} is required` : message) })
+    .int({ error: message })
+    .min(1, { error: message })
+    .max(Number.MAX_SAFE_INTEGER, { error: message })
+    .describe(what);
 }
 
-const INTEGER_KEYS = new Set(['page', 'since', 'until', 'inbox_id']);
+const cursorSchema = (name: 'before' | 'after', what: string) => idSchema(name, what).optional();
+
+export const getConversationParamsSchema = z.strictObject({
+  display_id: idSchema(
+    'display_id',
+    'The conversation number users see in the help desk (display_id of search results). Give this or id.',
+  ).optional(),
+  id: idSchema('id', 'The conversation primary key (conversation_id of message results). Give this or display_id.').optional(),
+  before: cursorSchema(
+    'before',
+    `A message id: the ${TRANSCRIPT_PAGE_SIZE} messages just before it (to read older messages, pass the first id of the page you have).`,
+  ),
+  after: cursorSchema(
+    'after',
+    `A message id: the ${TRANSCRIPT_PAGE_SIZE} messages just after it (to read newer messages, pass the last id of the page you have).`,
+  ),
+  include_activity: z
+    .boolean({ error: 'include_activity must be true or false' })
+    .optional()
+    .describe('Also return activity messages (status changes, assignments). Default false.'),
+});
+
+/**
+ * What no single field of get_conversation shows (which conversation, which cursor), judged on
+ * the raw input so it is reported together with the fields' own problems, whatever they are.
+ */
+export function readInputProblems(op: string, input: unknown): string[] {
+  if (op !== 'get_conversation' || !isRecord(input)) return [];
+  const given = (key: string) => input[key] !== undefined;
+  const problems: string[] = [];
+  if (!given('display_id') && !given('id')) problems.push('display_id or id is required');
+  if (given('display_id') && given('id')) problems.push('give display_id or id, not both');
+  if (given('before') && given('after')) problems.push('give before or after, not both');
+  return problems;
+}
+
+export const getContactParamsSchema = z.strictObject({
+  id: idSchema('id', 'The contact id (id of search_contacts results, meta.sender.id of conversations).'),
+  page: integerSchema(PAGE_MESSAGE, 1, MAX_PAGE)
+    .optional()
+    .describe(`Page of the contact's conversations, 1–${MAX_PAGE} (default 1), ${CONTACT_CONVERSATIONS_PAGE_SIZE} per page.`),
+});
+
+export const getArticleParamsSchema = z.strictObject({
+  id: idSchema('id', 'The article id (id of search_articles results).'),
+});
+
+export const readParamsSchemas = {
+  get_conversation: getConversationParamsSchema,
+  get_contact: getContactParamsSchema,
+  get_article: getArticleParamsSchema,
+} as const;
+
+export type ReadOperation = keyof typeof readParamsSchemas;
+export type ReadParamsOf<O extends ReadOperation> = z.infer<(typeof readParamsSchemas)[O]>;
+export type GetConversationParams = z.infer<typeof getConversationParamsSchema>;
+export type GetContactParams = z.infer<typeof getContactParamsSchema>;
+export type GetArticleParams = z.infer<typeof getArticleParamsSchema>;
+
+/**
+ * Every problem of an input in one message (a model fixes them all in one round trip):
+ * the issues' messages in order, duplicates dropped, joined with "; ".
+ */
+export function issuesMessage(issues: readonly z.core.$ZodIssue[]): string {
+  // A value of the wrong type has that one problem (zod may still run length checks on an array).
+  const wrongType = new Set(issues.filter((i) => i.code === 'invalid_type').map((i) => i.path.join('.')));
+  const relevant = issues.filter((i) => i.code === 'invalid_type' || !wrongType.has(i.path.join('.')) || i.path.length === 0);
+  const messages = relevant.map((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? `unknown argument${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`
+      : issue.message,
+  );
+  return [...new Set(messages)].join('; ') || 'invalid parameters';
+}
+
+/**
+ * Validates already-typed input against `schema`; every problem — the schema's and `more`
+ * (see readInputProblems) — is reported in one SearchError.
+ */
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown, more: string[] = []): z.infer<S> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success && more.length === 0) return result.data;
+  const messages = [...(result.success ? [] : [issuesMessage(result.error.issues)]), ...more];
+  throw new SearchError('invalid_params', messages.join('; '));
+}
+
+/** Validates already-typed input (MCP arguments): unknown keys are rejected. */
+export function parseParams<O extends Operation>(op: O, input: unknown): ParamsOf<O> {
+  return parseWith(paramsSchemas[op], input) as ParamsOf<O>;
+}
+
+/** Parameters whose value is an integer: REST reads them from decimal text, MCP accepts them as numeric strings too. */
+export const INTEGER_KEYS: ReadonlySet<string> = new Set([
+  'page',
+  'since',
+  'until',
+  'inbox_id',
+  'account_id',
+  'display_id',
+  'id',
+  'before',
+  'after',
+]);
+const BOOLEAN_KEYS: ReadonlySet<string> = new Set(['include_activity']);
+const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
+
+/**
+ * Tool arguments with integers sent as decimal text (`"page": "2"`) turned into numbers, as REST
+ * reads them; anything else is left for the schema to judge.
+ */
+export function coerceNumericStrings(args: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args)) {
+    out[key] = INTEGER_KEYS.has(key) && typeof value === 'string' && INTEGER_TEXT.test(value) ? Number(value) : value;
+  }
+  return out;
+}
+
+/** A REST boolean: true/false or 1/0; anything else is left for the schema to refuse. */
+function restBoolean(raw: string): unknown {
+  const v = raw.trim().toLowerCase();
+  return v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : raw;
+}
+
+/**
+ * Reads REST query parameters for the keys of `schema`: unknown ones are ignored, empty values
+ * count as absent, integers are read from their decimal text, and a repeated parameter is an error.
+ */
+export function queryInput(
+  schema: z.ZodObject,
+  query: URLSearchParams,
+  keys = Object.keys(schema.shape),
+): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  const repeated: string[] = [];
+  for (const key of keys) {
+    const all = query.getAll(key);
+    if (all.length === 0) continue;
+    if (all.length > 1) {
+      // `from` is never an error; anything else given twice is ambiguous.
+      if (key !== 'from') repeated.push(`${key} must be given once`);
+      continue;
+    }
+    const raw = all[0] as string;
+    if (raw === '' && key !== 'q') continue;
+    if (BOOLEAN_KEYS.has(key)) input[key] = restBoolean(raw);
+    else input[key] = INTEGER_KEYS.has(key) && INTEGER_TEXT.test(raw) ? Number(raw) : raw;
+  }
+  if (repeated.length > 0) throw new SearchError('invalid_params', repeated.join('; '));
+  return input;
+}
 
 /**
  * Validates REST query parameters: unknown ones are ignored, empty values count as absent,
  * integer parameters are read from their decimal text, and a repeated parameter is an error.
  */
 export function parseQueryParams<O extends Operation>(op: O, query: URLSearchParams): ParamsOf<O> {
-  const input: Record<string, unknown> = {};
-  for (const key of Object.keys(paramsSchemas[op].shape)) {
-    const all = query.getAll(key);
-    if (all.length === 0) continue;
-    if (all.length > 1) {
-      // `from` is never an error; anything else given twice is ambiguous.
-      if (key === 'from') continue;
-      throw new SearchError('invalid_params', `${key} must be given once`);
-    }
-    const raw = all[0] as string;
-    if (raw === '' && key !== 'q') continue;
-    input[key] = INTEGER_KEYS.has(key) && /^\s*[+-]?\d+\s*$/.test(raw) ? Number(raw) : raw;
-  }
-  return parseParams(op, input);
+  return parseParams(op, queryInput(paramsSchemas[op], query));
 }

@@ -8,7 +8,7 @@ const unixSeconds = z.number().int().describe('Unix time, whole seconds (UTC)');
 const nullableString = z.string().nullable();
 
 export const contactRecordSchema = z.object({
-  id: z.number().int(),
+  id: z.number().int().describe('Pass to get_contact to see the contact with its conversations'),
   name: nullableString,
   email: nullableString,
   phone_number: nullableString,
@@ -33,14 +33,18 @@ export const messageRecordSchema = z.object({
   private: z.boolean(),
   created_at: unixSeconds.nullable(),
   conversation_id: z.number().int(),
-  conversation_display_id: z.number().int().nullable(),
+  conversation_display_id: z
+    .number()
+    .int()
+    .nullable()
+    .describe("The conversation's number: pass it to get_conversation as display_id to read the whole conversation"),
   inbox_id: z.number().int(),
   sender: messageSenderSchema,
 });
 
 export const conversationRecordSchema = z.object({
   id: z.number().int(),
-  display_id: z.number().int(),
+  display_id: z.number().int().describe('The number users see: pass it to get_conversation to read the messages'),
   account_id: z.number().int(),
   inbox_id: z.number().int(),
   status: z.enum(['open', 'resolved', 'pending', 'snoozed']),
@@ -65,7 +69,7 @@ export const conversationRecordSchema = z.object({
 });
 
 export const articleRecordSchema = z.object({
-  id: z.number().int(),
+  id: z.number().int().describe('Pass to get_article to read the whole article'),
   title: nullableString,
   slug: nullableString,
   portal_slug: nullableString,
@@ -116,3 +120,56 @@ export interface Payload {
   messages?: MessageRecord[];
   articles?: ArticleRecord[];
 }
+
+// ---------------------------------------------------------------------------------------------
+// Reading one record: the bodies of get_conversation, get_contact and get_article (REST body and
+// MCP structuredContent alike).
+// ---------------------------------------------------------------------------------------------
+
+/** A message of a transcript: a message record whose type may also be `activity` or `template`. */
+export const transcriptMessageSchema = messageRecordSchema.extend({
+  message_type: z
+    .enum(['incoming', 'outgoing', 'activity', 'template'])
+    .describe(
+      'incoming: from the contact; outgoing: to the contact (private: true is an internal note); activity: a status change',
+    ),
+});
+
+/** `has_more` of a transcript page, keyed by the cursor that reads further. */
+const transcriptHasMoreSchema = z
+  .object({
+    before: z.boolean().describe('Older messages exist: call again with before=<id of the first message of this page>'),
+    after: z.boolean().describe('Newer messages exist: call again with after=<id of the last message of this page>'),
+  })
+  .describe('Whether more messages exist on either side of this page');
+
+/** The help desk's `{ meta, payload: [messages] }`, with the conversation in `meta`. */
+export const conversationTranscriptSchema = z.object({
+  meta: z.object({
+    conversation: conversationRecordSchema,
+    has_more: transcriptHasMoreSchema,
+  }),
+  payload: z.array(transcriptMessageSchema).describe('Messages, oldest first, at most 50'),
+});
+
+export const contactDetailSchema = z.object({
+  payload: z.object({
+    contact: contactRecordSchema,
+    conversations: z
+      .array(conversationRecordSchema)
+      .describe("The contact's conversations you may see, newest first, 15 per page"),
+  }),
+});
+
+export const articleDetailRecordSchema = articleRecordSchema.omit({ snippet: true }).extend({
+  portal_name: nullableString,
+  content: z.string().describe('The whole article as plain text (HTML and Markdown removed)'),
+});
+
+export const articleDetailSchema = z.object({ payload: articleDetailRecordSchema });
+
+export type TranscriptMessage = z.infer<typeof transcriptMessageSchema>;
+export type ConversationTranscript = z.infer<typeof conversationTranscriptSchema>;
+export type ContactDetail = z.infer<typeof contactDetailSchema>;
+export type ArticleDetailRecord = z.infer<typeof articleDetailRecordSchema>;
+export type ArticleDetail = z.infer<typeof articleDetailSchema>;

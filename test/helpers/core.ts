@@ -2,9 +2,17 @@
 import type { Db } from '../../src/db/db.js';
 import { createPostgresEngine } from '../../src/search/engines/postgres.js';
 import type { MessageEngine } from '../../src/search/engines/engine.js';
-import { searchAs, type SearchDeps } from '../../src/search/core.js';
+import { openContext, searchAs, type SearchDeps } from '../../src/search/core.js';
 import type { MessageEngines } from '../../src/search/messages.js';
-import { parseParams, type Operation } from '../../src/search/params.js';
+import {
+  parseParams,
+  parseWith,
+  readInputProblems,
+  readParamsSchemas,
+  type Operation,
+  type ReadOperation,
+} from '../../src/search/params.js';
+import { runRead, type ReadResult } from '../../src/search/read/index.js';
 import type { SearchResult } from '../../src/search/service.js';
 import { authenticate } from '../../src/auth/access.js';
 import { silentLogger } from './db.js';
@@ -30,4 +38,17 @@ export async function search(
 /** The ids of one payload key, in order. */
 export function ids(result: SearchResult, key: 'contacts' | 'conversations' | 'messages' | 'articles'): number[] {
   return (result.payload[key] ?? []).map((r) => r.id);
+}
+
+/** Authenticates `token`, then runs read operation `op` on `accountId` with raw (unvalidated) params. */
+export async function read(
+  deps: SearchDeps,
+  token: string | undefined,
+  accountId: number,
+  op: ReadOperation,
+  raw: Record<string, unknown>,
+): Promise<ReadResult> {
+  const caller = await authenticate(deps.db, token);
+  const ctx = await openContext(deps, caller, accountId);
+  return runRead(ctx, op, parseWith(readParamsSchemas[op], raw, readInputProblems(op, raw)));
 }

@@ -168,6 +168,33 @@ export async function restSearch(
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
+/** The REST path of a read tool's call: the record named in the path, the other arguments as query parameters. */
+export function readPath(account: number | string, tool: string, args: Record<string, string | number | boolean>): string {
+  const { display_id, id, ...rest } = args;
+  const query = new URLSearchParams(Object.entries(rest).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  const base = `/api/v1/accounts/${account}`;
+  const path =
+    tool === 'get_conversation'
+      ? `${base}/conversations/${String(display_id)}/messages`
+      : tool === 'get_contact'
+        ? `${base}/contacts/${String(id)}`
+        : `${base}/articles/${String(id)}`;
+  return query ? `${path}?${query}` : path;
+}
+
+/** The REST call matching a read tool's call (get_conversation by display_id, get_contact, get_article). */
+export async function restRead(
+  baseUrl: string,
+  token: string | undefined,
+  account: number | string,
+  tool: string,
+  args: Record<string, string | number | boolean>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const headers: Record<string, string> = token === undefined ? {} : { api_access_token: token };
+  const res = await fetch(`${baseUrl}${readPath(account, tool, args)}`, { headers });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;

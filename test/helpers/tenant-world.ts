@@ -35,7 +35,15 @@ export interface TenantWorld {
   inboxMembers: Set<string>;
   contacts: Array<{ id: number; account: number; name: string; email: string; last: number }>;
   conversations: Array<{ id: number; account: number; inbox: number; contact: number; display: number; created: number }>;
-  messages: Array<{ id: number; account: number; inbox: number; content: string; type: number; created: number }>;
+  messages: Array<{
+    id: number;
+    account: number;
+    inbox: number;
+    conversation: number;
+    content: string;
+    type: number;
+    created: number;
+  }>;
   articles: Array<{ id: number; account: number; title: string; content: string; updated: number }>;
 }
 
@@ -102,7 +110,7 @@ export async function buildTenantWorld(fx: Fixture, seed: number): Promise<Tenan
         const type = pick([0, 0, 1, 1, 2]);
         const at = created + m * 60;
         const mid = await fx.message(id, { content, message_type: type, created_at: at });
-        w.messages.push({ id: mid, account, inbox, content, type, created: at });
+        w.messages.push({ id: mid, account, inbox, conversation: id, content, type, created: at });
       }
     }
     const portal = await fx.portal(account);
@@ -193,3 +201,70 @@ export function expectedIds(w: TenantWorld, op: Op, caller: Membership, q: strin
       );
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Reads (issue 14): what get_conversation, get_contact and get_article may show a caller.
+// ---------------------------------------------------------------------------------------------
+
+export type ReadTool = 'get_conversation' | 'get_contact' | 'get_article';
+
+/** A read a caller may try: a record of any account, named the way the tool takes it. */
+export interface ReadTarget {
+  tool: ReadTool;
+  args: { id?: number; display_id?: number };
+}
+
+/** Every read target of the world: each conversation by id and by display id, each contact, each article. */
+export function readTargets(w: TenantWorld): ReadTarget[] {
+  return [
+    ...w.conversations.flatMap((v): ReadTarget[] => [
+      { tool: 'get_conversation', args: { id: v.id } },
+      { tool: 'get_conversation', args: { display_id: v.display } },
+    ]),
+    { tool: 'get_conversation', args: { display_id: 999 } },
+    ...w.contacts.map((c): ReadTarget => ({ tool: 'get_contact', args: { id: c.id } })),
+    ...w.articles.map((a): ReadTarget => ({ tool: 'get_article', args: { id: a.id } })),
+  ];
+}
+
+/**
+ * What a read shows `caller`, or undefined for "not found": the conversation's message ids
+ * (activity left out, oldest first), the contact's visible conversation ids (most recent activity
+ * first, first page), or the article's id.
+ */
+export function expectedRead(w: TenantWorld, caller: Membership, target: ReadTarget): { id: number; rows: number[] } | undefined {
+  const inboxes = accessibleInboxes(w, caller);
+  const { id, display_id } = target.args;
+  switch (target.tool) {
+    case 'get_conversation': {
+      const v = w.conversations.find(
+        (x) => x.account === caller.account && (id !== undefined ? x.id === id : x.display === display_id),
+      );
+      if (!v || !inboxes.has(v.inbox)) return undefined;
+      const rows = w.messages
+        .filter((m) => m.conversation === v.id && m.type !== 2)
+        .sort((a, b) => a.created - b.created || a.id - b.id)
+        .map((m) => m.id);
+      return { id: v.id, rows: rows.slice(-50) };
+    }
+    case 'get_contact': {
+      const c = w.contacts.find((x) => x.id === id && x.account === caller.account);
+      if (!c) return undefined;
+      const rows = w.conversations
+        .filter((v) => v.contact === c.id && v.account === caller.account && inboxes.has(v.inbox))
+        .sort((a, b) => b.created - a.created || b.id - a.id)
+        .map((v) => v.id);
+      return { id: c.id, rows: rows.slice(0, 15) };
+    }
+    case 'get_article': {
+      const a = w.articles.find((x) => x.id === id && x.account === caller.account);
+      return a && { id: a.id, rows: [] };
+    }
+  }
+}
+
+export const NOT_FOUND: Record<ReadTool, string> = {
+  get_conversation: 'Conversation not found',
+  get_contact: 'Contact not found',
+  get_article: 'Article not found',
+};

@@ -1,0 +1,80 @@
+/**
+ * Reading one contact: the contact record (contacts are account-wide) and a page of its most
+ * recent conversations among those the caller may see (inboxes it may access).
+ */
+import { SqlParams, type SqlQuery } from '../../db/db.js';
+import type { AccessContext } from '../../auth/access.js';
+import { toContactRecord, type ContactRow } from '../contacts.js';
+import { toPage, type SearchContext } from '../context.js';
+import { toConversationRecord, type ConversationRow } from '../conversations.js';
+import { MESSAGES, SearchError } from '../errors.js';
+import { MESSAGE_JOINS, MESSAGE_JSON } from '../message-records.js';
+import { CONTACT_CONVERSATIONS_PAGE_SIZE, type GetContactParams } from '../params.js';
+import type { ContactDetail } from '../records.js';
+import { epoch, pageClause } from '../sql.js';
+
+export function buildContactQuery(access: Pick<AccessContext, 'accountId'>, params: GetContactParams): SqlQuery {
+  const p = new SqlParams();
+  const text = `
+    SELECT c.id, c.name, c.email, c.phone_number, c.identifier, c.additional_attributes,
+           ${epoch('c.created_at')} AS created_at, ${epoch('c.last_activity_at')} AS last_activity_at
+    FROM contacts c
+    WHERE c.account_id = ${p.add(access.accountId)}::bigint AND c.id = ${p.add(params.id)}::bigint`;
+  return { text, values: p.values };
+}
+
+/** The contact's conversations in accessible inboxes, most recent activity first, decorated like search results. */
+export function buildContactConversationsQuery(
+  access: Pick<AccessContext, 'accountId' | 'inboxIds'>,
+  params: GetContactParams,
+): SqlQuery {
+  const p = new SqlParams();
+  const text = `
+    WITH hits AS (
+      SELECT cv.id, cv.last_activity_at FROM conversations cv
+      WHERE cv.account_id = ${p.add(access.accountId)}::bigint
+        AND cv.contact_id = ${p.add(params.id)}::bigint
+        AND cv.inbox_id = ANY(${p.add(access.inboxIds)}::bigint[])
+      ORDER BY cv.last_activity_at DESC, cv.id DESC
+      ${pageClause(params.page ?? 1, CONTACT_CONVERSATIONS_PAGE_SIZE, p)}
+    )
+    SELECT c.id, c.display_id, c.account_id, c.inbox_id, c.status,
+           ${epoch('c.created_at')} AS created_at, ${epoch('c.last_activity_at')} AS last_activity_at,
+           ct.id AS contact_id, ct.name AS contact_name, ct.email AS contact_email,
+           ct.phone_number AS contact_phone_number, ct.identifier AS contact_identifier,
+           u.id AS assignee_id, coalesce(nullif(u.display_name, ''), u.name) AS assignee_name, u.email AS assignee_email,
+           t.id AS team_id, t.name AS team_name,
+           i.name AS inbox_name, i.channel_type AS inbox_channel_type,
+           lm.latest_message
+    FROM hits h
+    JOIN conversations c ON c.id = h.id
+    LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.account_id = c.account_id
+    LEFT JOIN users u ON u.id = c.assignee_id
+    LEFT JOIN teams t ON t.id = c.team_id AND t.account_id = c.account_id
+    LEFT JOIN inboxes i ON i.id = c.inbox_id
+    LEFT JOIN LATERAL (
+      SELECT ${MESSAGE_JSON} AS latest_message
+      FROM messages m ${MESSAGE_JOINS}
+      WHERE m.conversation_id = c.id AND m.message_type IN (0, 1)
+      ORDER BY m.created_at DESC, m.id DESC
+      LIMIT 1
+    ) lm ON true
+    ORDER BY h.last_activity_at DESC, h.id DESC`;
+  return { text, values: p.values };
+}
+
+export interface ContactDetailPage {
+  detail: ContactDetail;
+  hasMore: boolean;
+}
+
+export async function getContact(ctx: SearchContext, params: GetContactParams): Promise<ContactDetailPage> {
+  const [contact] = await ctx.db.query<ContactRow>(buildContactQuery(ctx.access, params), 'get_contact');
+  if (!contact) throw new SearchError('not_found', MESSAGES.contactNotFound);
+  const rows =
+    ctx.access.inboxIds.length === 0
+      ? []
+      : await ctx.db.query<ConversationRow>(buildContactConversationsQuery(ctx.access, params), 'get_contact_conversations');
+  const page = toPage(rows.map(toConversationRecord), CONTACT_CONVERSATIONS_PAGE_SIZE);
+  return { detail: { payload: { contact: toContactRecord(contact), conversations: page.items } }, hasMore: page.hasMore };
+}
