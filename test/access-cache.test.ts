@@ -11,7 +11,7 @@ import { ACCESS_CACHE_TTL_MS, createAccessCache } from '../src/auth/cache.js';
 import { loadConfig } from '../src/config.js';
 import { createHttpServer } from '../src/http/server.js';
 import { authenticateToken, openContext, openContextForToken, type SearchDeps } from '../src/search/core.js';
-import { SearchError } from '../src/search/errors.js';
+import { SearchError } from '../src/errors.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
 import { makeDeps } from './helpers/core.js';

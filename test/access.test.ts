@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SearchError } from '../src/search/errors.js';
+import { SearchError } from '../src/errors.js';
+import { ERROR_STATUS } from '../src/http/status.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
 import { ids, makeDeps, search } from './helpers/core.js';
@@ -31,7 +32,7 @@ async function expectError(p: Promise<unknown>, code: string, status: number, me
   );
   expect(err).toBeInstanceOf(SearchError);
   expect((err as SearchError).code).toBe(code);
-  expect((err as SearchError).status).toBe(status);
+  expect(ERROR_STATUS[(err as SearchError).code]).toBe(status);
   expect((err as SearchError).message).toBe(message);
 }
 

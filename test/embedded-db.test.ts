@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/db.js';
 import { openEmbeddedDb, type EmbeddedDb } from '../src/db/pglite.js';
-import { SearchError } from '../src/search/errors.js';
+import { SearchError } from '../src/errors.js';
 import { silentLogger } from './helpers/db.js';
 
 const NOW_MS = Date.now();

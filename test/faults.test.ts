@@ -21,7 +21,7 @@ import { createTestIndex, esUrl, hasEs, type TestIndex } from './helpers/es.js';
 import { Fixture } from './helpers/fixtures.js';
 import { createOpenSearchTestIndex, hasOs, osUrl } from './helpers/opensearch.js';
 import { cliEnv, connectHttpMcp, logLines, restSearch, startHttp, TcpProxy, type HttpProcess } from './helpers/spawn.js';
-import { MESSAGES } from '../src/search/errors.js';
+import { MESSAGES } from '../src/errors.js';
 
 const UNAVAILABLE = 'Search backend unavailable';
 const TOOLS = ['search_all', 'search_contacts', 'search_conversations', 'search_messages', 'search_articles'] as const;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchDeps } from '../src/search/core.js';
 import type { MessageEngine } from '../src/search/engines/engine.js';
-import { SearchError } from '../src/search/errors.js';
+import { SearchError } from '../src/errors.js';
 import { buildMessageQuery, type MessageQuery } from '../src/search/message-query.js';
 import { createSearchkickEngine } from '../src/search/engines/searchkick.js';
 import { messageRecordSchema } from '../src/search/records.js';

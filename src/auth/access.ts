@@ -1,6 +1,6 @@
 /** token → user → account → role → accessible inboxes (contract §2). */
 import type { Db } from '../db/db.js';
-import { MESSAGES, SearchError } from '../search/errors.js';
+import { MESSAGES, SearchError } from '../errors.js';
 
 /** Bit values of `accounts.feature_flags` (a bigint bitmask: test in SQL, never as a JS number). */
 export const FEATURE_BITS = {

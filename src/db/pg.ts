@@ -1,7 +1,7 @@
 /** The only pg.Pool: read-only sessions with a statement timeout, typed parsing, failures mapped once. */
 import pg from 'pg';
 import type { Logger } from '../logger.js';
-import { MESSAGES, SearchError } from '../search/errors.js';
+import { MESSAGES, SearchError } from '../errors.js';
 import type { Db, SqlQuery } from './db.js';
 
 export interface PgDbOptions {

@@ -6,7 +6,7 @@ import type { Caller } from '../auth/access.js';
 import { createMcpServer } from '../mcp/server.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { authenticateToken } from '../search/core.js';
-import { toSearchError } from '../search/errors.js';
+import { toSearchError } from '../errors.js';
 import { headerValue, type RequestContext } from './context.js';
 import { BodyTooLargeError, readBody, sendError, sendJsonRpcError } from './respond.js';
 

@@ -3,7 +3,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
-import { toSearchError } from '../search/errors.js';
+import { toSearchError } from '../errors.js';
+import { ERROR_STATUS } from './status.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -19,19 +20,20 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 
 /**
  * The HTTP error handler: maps anything thrown to `{ "error": message }` with the SearchError's
- * status, by code. Unknown errors are a 500 "Internal error" whose details only reach the log.
+ * status (`status.ts`), by code. Unknown errors are a 500 "Internal error" whose details only reach the log.
  */
 export function sendError(res: ServerResponse, err: unknown, log: Logger): number {
   const error = toSearchError(err);
+  const status = ERROR_STATUS[error.code];
   if (error.code === 'internal')
     log.error({ event: 'http_internal_error', err: error.cause ?? error }, 'request failed unexpectedly');
   if (res.headersSent) {
     res.destroy();
-    return error.status;
+    return status;
   }
   // RFC 6750: a 401 names the scheme, so clients can tell the user a token is needed.
-  sendJson(res, error.status, { error: error.message }, error.status === 401 ? { 'www-authenticate': WWW_AUTHENTICATE } : {});
-  return error.status;
+  sendJson(res, status, { error: error.message }, status === 401 ? { 'www-authenticate': WWW_AUTHENTICATE } : {});
+  return status;
 }
 
 /** The challenge of every HTTP 401. */

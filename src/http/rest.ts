@@ -4,7 +4,7 @@
  * Order of checks, as in the help desk: token (401) → account (404/401) → parameters (422) → record (404).
  */
 import { authenticateToken, openContextForToken } from '../search/core.js';
-import { MESSAGES, SearchError } from '../search/errors.js';
+import { MESSAGES, SearchError } from '../errors.js';
 import {
   parseQueryParams,
   parseWith,

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { App } from '../app.js';
 import type { Logger } from '../logger.js';
 import { withAccessCache } from '../search/core.js';
-import { toSearchError } from '../search/errors.js';
+import { toSearchError } from '../errors.js';
 import type { Handler, RequestContext } from './context.js';
 import { handleMcp } from './mcp.js';
 import { createMetrics, type Metrics } from './metrics.js';

@@ -5,7 +5,7 @@
  */
 import { listAccountIds, type Caller } from '../auth/access.js';
 import type { SearchDeps } from '../search/core.js';
-import { MESSAGES, SearchError } from '../search/errors.js';
+import { MESSAGES, SearchError } from '../errors.js';
 
 /** Resolves the account of a call whose `account_id` was omitted. */
 export async function resolveAccountId(

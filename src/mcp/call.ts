@@ -5,7 +5,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logger.js';
 import { openContext } from '../search/core.js';
-import { toSearchError } from '../search/errors.js';
+import { toSearchError } from '../errors.js';
 import {
   coerceNumericStrings,
   parseWith,

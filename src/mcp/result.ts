@@ -5,7 +5,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logger.js';
-import { toSearchError } from '../search/errors.js';
+import { toSearchError } from '../errors.js';
 import { MAX_PAGE } from '../search/params.js';
 import type { ReadResult } from '../search/read/index.js';
 import type { PayloadKey } from '../search/records.js';

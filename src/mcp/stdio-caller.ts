@@ -8,7 +8,7 @@ import type { Caller } from '../auth/access.js';
 import { ConfigError } from '../config.js';
 import type { Logger } from '../logger.js';
 import { authenticateToken } from '../search/core.js';
-import { toSearchError } from '../search/errors.js';
+import { toSearchError } from '../errors.js';
 
 const UNAUTHORIZED = new Set(['missing_token', 'invalid_token', 'bot_token']);
 

@@ -3,7 +3,7 @@
  * which sender, which page. Engines only translate a MessageQuery into their own query language.
  */
 import type { AccessContext } from '../auth/access.js';
-import { MESSAGES, SearchError } from './errors.js';
+import { MESSAGES, SearchError } from '../errors.js';
 import { PAGE_SIZE, type MessagesParams } from './params.js';
 import { splitWords } from './text.js';
 

@@ -6,7 +6,7 @@ import { SqlParams } from '../db/db.js';
 import { toPage, type Page, type SearchContext } from './context.js';
 import type { MessageEngine } from './engines/engine.js';
 import { messageFilterClauses } from './engines/postgres.js';
-import { MESSAGES, SearchError } from './errors.js';
+import { MESSAGES, SearchError } from '../errors.js';
 import { MESSAGE_COLUMNS, MESSAGE_JOINS, toMessageRecord, type MessageRow } from './message-records.js';
 import { buildMessageQuery, type MessageQuery } from './message-query.js';
 import type { MessagesParams } from './params.js';

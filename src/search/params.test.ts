@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SearchError } from './errors.js';
+import { SearchError } from '../errors.js';
 import {
   coerceNumericStrings,
   getConversationParamsSchema,
@@ -16,7 +16,7 @@ const fail = (fn: () => unknown): SearchError => {
     fn();
   } catch (e) {
     expect(e).toBeInstanceOf(SearchError);
-    expect((e as SearchError).status).toBe(422);
+    expect((e as SearchError).code).toBe('invalid_params');
     return e as SearchError;
   }
   throw new Error('expected a SearchError');

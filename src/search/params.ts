@@ -3,7 +3,7 @@
  * The schemas are the single source of truth: the MCP input schemas are generated from them.
  */
 import { z } from 'zod';
-import { SearchError } from './errors.js';
+import { SearchError } from '../errors.js';
 
 export const PAGE_SIZE = 15;
 export const MAX_PAGE = 500;

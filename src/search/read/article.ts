@@ -3,7 +3,7 @@ import { SqlParams, type SqlQuery } from '../../db/db.js';
 import type { AccessContext } from '../../auth/access.js';
 import { toArticleRecord, type ArticleRow } from '../articles.js';
 import type { SearchContext } from '../context.js';
-import { MESSAGES, SearchError } from '../errors.js';
+import { MESSAGES, SearchError } from '../../errors.js';
 import type { GetArticleParams } from '../params.js';
 import type { ArticleDetail, ArticleDetailRecord, ArticleRecord } from '../records.js';
 import { toPlainText } from '../snippet.js';

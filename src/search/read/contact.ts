@@ -7,7 +7,7 @@ import type { AccessContext } from '../../auth/access.js';
 import { toContactRecord, type ContactRow } from '../contacts.js';
 import { toPage, type SearchContext } from '../context.js';
 import { toConversationRecord, type ConversationRow } from '../conversations.js';
-import { MESSAGES, SearchError } from '../errors.js';
+import { MESSAGES, SearchError } from '../../errors.js';
 import { MESSAGE_JOINS, MESSAGE_JSON } from '../message-records.js';
 import { CONTACT_CONVERSATIONS_PAGE_SIZE, type GetContactParams } from '../params.js';
 import type { ContactDetail } from '../records.js';

@@ -8,7 +8,7 @@ import { SqlParams, type SqlQuery } from '../../db/db.js';
 import type { AccessContext } from '../../auth/access.js';
 import type { SearchContext } from '../context.js';
 import { toConversationRecord, type ConversationRow } from '../conversations.js';
-import { MESSAGES, SearchError } from '../errors.js';
+import { MESSAGES, SearchError } from '../../errors.js';
 import { MESSAGE_COLUMNS, MESSAGE_JOINS, MESSAGE_JSON, toMessageRecord, type MessageRow } from '../message-records.js';
 import { TRANSCRIPT_PAGE_SIZE, type GetConversationParams } from '../params.js';
 import type { ConversationTranscript, TranscriptMessage } from '../records.js';

@@ -1,27 +1,28 @@
 /**
- * One typed error for everything a caller may be told. Each surface maps it by `code` in exactly
- * one place (MCP: toToolError, HTTP: the error handler); messages are caller-safe by construction.
+ * One typed error for everything a caller may be told, below every layer (db, auth, search and
+ * the surfaces all import it from here). Each surface maps it by `code` in exactly one place
+ * (MCP: toToolError, HTTP: `src/http/status.ts`); messages are caller-safe by construction.
  */
 
-/** Every error code, with the HTTP status the REST surface answers. */
-export const ERROR_STATUS = {
-  missing_token: 401,
-  invalid_token: 401,
-  bot_token: 401,
-  account_suspended: 401,
-  not_account_member: 401,
-  account_not_found: 404,
-  account_required: 422,
-  feature_disabled: 403,
-  invalid_params: 422,
-  window_exceeded: 422,
-  backend_unavailable: 503,
-  query_timeout: 503,
-  internal: 500,
-  not_found: 404,
-} as const;
+/** Every error code. What a surface answers for each is the surface's business. */
+export const ERROR_CODES = [
+  'missing_token',
+  'invalid_token',
+  'bot_token',
+  'account_suspended',
+  'not_account_member',
+  'account_not_found',
+  'account_required',
+  'feature_disabled',
+  'invalid_params',
+  'window_exceeded',
+  'backend_unavailable',
+  'query_timeout',
+  'internal',
+  'not_found',
+] as const;
 
-export type SearchErrorCode = keyof typeof ERROR_STATUS;
+export type SearchErrorCode = (typeof ERROR_CODES)[number];
 
 /** Caller-safe error with a contract message. Never carries SQL, stack traces or tokens. */
 export class SearchError extends Error {
@@ -32,10 +33,6 @@ export class SearchError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
-  }
-
-  get status(): number {
-    return ERROR_STATUS[this.code];
   }
 }
 
