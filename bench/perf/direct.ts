@@ -8,7 +8,7 @@
 import pg from 'pg';
 import { resolveAccess, type AccessContext } from '../../src/auth/access.js';
 import { SqlParams, type Db, type SqlQuery } from '../../src/db/db.js';
-import { buildArticlesQuery } from '../../src/search/articles.js';
+import { articlePlan, buildArticlesQuery, searchArticles } from '../../src/search/articles.js';
 import { buildContactsQuery, searchContacts } from '../../src/search/contacts.js';
 import type { SearchContext } from '../../src/search/context.js';
 import { createLogger } from '../../src/logger.js';
@@ -129,9 +129,7 @@ export class Direct {
         await this.conversations(access, parseParams('conversations', q.args), opts.gin);
         break;
       case 'articles': {
-        const params = parseParams('articles', q.args);
-        const words = splitWords(params.q);
-        if (words.length > 0) await this.rows(buildArticlesQuery(access, params, words, opts.gin));
+        await searchArticles(this.context(access, opts.gin), parseParams('articles', q.args));
         break;
       }
       case 'messages':
@@ -139,12 +137,11 @@ export class Direct {
         break;
       case 'all': {
         const { q: text, page, since, until } = parseParams('all', q.args);
-        const words = splitWords(text);
         await Promise.all([
           this.contacts(access, { q: text, page, since, until }),
           this.conversations(access, { q: text, page, since, until }, opts.gin),
           access.flags.advancedSearch ? this.messages(access, { q: text, page }, opts.engine) : Promise.resolve([]),
-          words.length > 0 ? this.rows(buildArticlesQuery(access, { q: text, page }, words, opts.gin)) : Promise.resolve([]),
+          searchArticles(this.context(access, opts.gin), { q: text, page }),
         ]);
         break;
       }
@@ -162,7 +159,9 @@ export class Direct {
         return buildConversationsQuery(access, parseParams('conversations', q.args), strategy ?? (gin ? 'window' : 'scan'));
       case 'articles': {
         const params = parseParams('articles', q.args);
-        return buildArticlesQuery(access, params, splitWords(params.q), gin);
+        const words = splitWords(params.q);
+        const plan = articlePlan(params.page ?? 1, words, { ordered: gin, trigram: gin });
+        return buildArticlesQuery(access, params, words, plan[0]!);
       }
       case 'messages': {
         const query = buildMessageQuery(access, parseParams('messages', q.args), Date.now());

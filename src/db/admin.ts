@@ -38,6 +38,12 @@ export const SEARCHDESK_INDEXES: readonly SearchdeskIndex[] = [
     definition: `articles USING gin ((coalesce(title, '') || ' ' || coalesce(description, '') || ' ' || coalesce(content, '')) gin_trgm_ops)`,
   },
   {
+    name: INDEX.articlesUpdated,
+    table: 'articles',
+    purpose: 'article results whose titles fill the page, from the newest articles without sorting the account',
+    definition: 'articles (account_id, updated_at DESC, id DESC)',
+  },
+  {
     name: INDEX.messagesUpdatedAt,
     table: 'messages',
     purpose: 'incremental index sync (`searchdesk index --follow`) by (updated_at, id)',

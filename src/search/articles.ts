@@ -9,7 +9,7 @@ import { toPage, type Page, type SearchContext } from './context.js';
 import { PAGE_SIZE, type ArticlesParams } from './params.js';
 import type { ArticleRecord } from './records.js';
 import { buildSnippet } from './snippet.js';
-import { epoch, pageClause } from './sql.js';
+import { epoch, pageClause, windowCanHold } from './sql.js';
 import { hasTrigram, likePrefilter, splitWords, wordStartRegex } from './text.js';
 
 export interface ArticleRow {
@@ -28,51 +28,129 @@ export interface ArticleRow {
 
 const STATUSES = ['draft', 'published', 'archived'] as const;
 
+/** The text `searchdesk_articles_text_trgm` indexes: any word of an article occurs in it. */
+export const ARTICLE_TEXT = `(coalesce(a.title, '') || ' ' || coalesce(a.description, '') || ' ' || coalesce(a.content, ''))`;
+
+/** How the page's articles are found; every strategy returns exactly the plain statement's rows. */
+export type ArticleStrategy =
+  /** Every matching article gets its tier, then one sort: the plain statement, the reference. */
+  | 'rank'
+  /**
+   * Only the titles of the newest ARTICLE_WINDOW articles: exact when they hold the whole page
+   * (every row of it in the best tier, and any title match outside the window is older).
+   */
+  | 'window'
+  /**
+   * The rows the trigram index finds (a superset), ranked alone: exact unless there are more than
+   * ARTICLE_CANDIDATE_CAP, then it reports an overflow.
+   */
+  | 'candidates';
+
+/** Articles walked newest first (their titles only) when an index gives updated_at order. */
+export const ARTICLE_WINDOW = 1_000;
+
+/** Most candidate rows ranked alone; past it the trigram index no longer narrows much. */
+export const ARTICLE_CANDIDATE_CAP = 200;
+
+/** An article row, or the candidate strategy's overflow row (only `overflow` set). */
+type MaybeArticleRow = Omit<ArticleRow, 'id'> & { id: number | null; overflow: boolean };
+
+export interface ArticleLimits {
+  window?: number;
+  candidateCap?: number;
+}
+
+export interface ArticleIndexes {
+  /** `searchdesk_articles_account_updated`: the account's articles in updated_at order. */
+  ordered: boolean;
+  /** `searchdesk_articles_text_trgm`: the trigram index over title, description and content. */
+  trigram: boolean;
+}
+
+/** Which strategies a search tries, in order; the last one (the plain statement) always answers. */
+export function articlePlan(page: number, words: string[], indexes: ArticleIndexes, window = ARTICLE_WINDOW): ArticleStrategy[] {
+  const plan: ArticleStrategy[] = [];
+  if (indexes.ordered && windowCanHold(page, window)) plan.push('window');
+  if (indexes.trigram && words.some((w) => hasTrigram(likePrefilter(w)))) plan.push('candidates');
+  plan.push('rank');
+  return plan;
+}
+
 /**
  * Relevance tiers: 2 when every word is in the title, 1 when every word is in the title or the
  * description, 0 when the content was needed. Ties go to the most recently updated article.
  */
-/** The text `searchdesk_articles_text_trgm` indexes: any word of an article occurs in it. */
-export const ARTICLE_TEXT = `(coalesce(a.title, '') || ' ' || coalesce(a.description, '') || ' ' || coalesce(a.content, ''))`;
-
 export function buildArticlesQuery(
   access: Pick<AccessContext, 'accountId'>,
   params: ArticlesParams,
   words: string[],
-  indexBacked = false,
+  strategy: ArticleStrategy,
+  /** Tests lower them to reach every path on small data. */
+  { window = ARTICLE_WINDOW, candidateCap = ARTICLE_CANDIDATE_CAP }: ArticleLimits = {},
 ): SqlQuery {
   const p = new SqlParams();
+  const account = `a.account_id = ${p.add(access.accountId)}::bigint`;
   // A word that starts a word of a field is a substring of ARTICLE_TEXT, so this filter (a
   // superset: likePrefilter) never drops a match and lets searchdesk_articles_text_trgm narrow
   // the rows first; the folded regular expressions decide.
-  const prefilter = indexBacked
-    ? words
-        .map((w) => likePrefilter(w))
-        .filter((pattern) => hasTrigram(pattern))
-        .map((pattern) => `${ARTICLE_TEXT} ILIKE ${p.add(pattern)}`)
-    : [];
+  const prefilter =
+    strategy === 'candidates'
+      ? words
+          .map((w) => likePrefilter(w))
+          .filter((pattern) => hasTrigram(pattern))
+          .map((pattern) => `${ARTICLE_TEXT} ILIKE ${p.add(pattern)}`)
+      : [];
   const regexes = words.map((w) => p.add(wordStartRegex(w)));
-  const inTitle = regexes.map((r) => `coalesce(a.title ~ ${r}, false)`);
-  const inTitleOrDescription = regexes.map((r) => `coalesce(a.title ~ ${r} OR a.description ~ ${r}, false)`);
-  const anywhere = regexes.map((r) => `(a.title ~ ${r} OR a.description ~ ${r} OR a.content ~ ${r})`);
-  const tier = `CASE WHEN ${inTitle.join(' AND ')} THEN 2 WHEN ${inTitleOrDescription.join(' AND ')} THEN 1 ELSE 0 END`;
+  const inTitle = regexes.map((r) => `coalesce(a.title ~ ${r}, false)`).join(' AND ');
+  const inTitleOrDescription = regexes.map((r) => `coalesce(a.title ~ ${r} OR a.description ~ ${r}, false)`).join(' AND ');
+  const anywhere = regexes.map((r) => `(a.title ~ ${r} OR a.description ~ ${r} OR a.content ~ ${r})`).join(' AND ');
+  const tier = `CASE WHEN ${inTitle} THEN 2 WHEN ${inTitleOrDescription} THEN 1 ELSE 0 END`;
+  const page = pageClause(params.page ?? 1, PAGE_SIZE, p);
+  const ranked = (from: string, where: string[], t = tier) => `
+      SELECT a.id, a.updated_at, ${t} AS tier
+      FROM ${from}
+      WHERE ${where.join('\n        AND ')}
+      ORDER BY tier DESC, a.updated_at DESC, a.id DESC
+      ${page}`;
+  let ctes: string;
+  let overflow = '';
+  switch (strategy) {
+    case 'rank':
+      ctes = `hits AS (${ranked('articles a', [account, ...prefilter, anywhere])})`;
+      break;
+    case 'window':
+      // Index order, then the titles of the window only.
+      ctes = `win AS (
+        SELECT a.id, a.updated_at, a.title FROM articles a WHERE ${account}
+        ORDER BY a.updated_at DESC, a.id DESC LIMIT ${p.add(window)}),
+      hits AS (${ranked('win a', [inTitle], '2')})`;
+      break;
+    case 'candidates': {
+      const cap = p.add(candidateCap);
+      // Whole rows, so the regular expressions read the candidates, never the table again.
+      ctes = `cand AS MATERIALIZED (
+        SELECT a.id, a.updated_at, a.title, a.description, a.content FROM articles a
+        WHERE ${[account, ...prefilter].join(' AND ')}
+        LIMIT ${cap} + 1),
+      hits AS (${ranked('cand a', [`(SELECT count(*) FROM cand) <= ${cap}`, anywhere])})`;
+      overflow = `
+    UNION ALL
+    SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true
+    WHERE (SELECT count(*) FROM cand) > ${cap}`;
+      break;
+    }
+  }
   // Rank and page the ids first; only the page's rows are joined and carry their content.
   const text = `
-    WITH hits AS (
-      SELECT a.id, a.updated_at, ${tier} AS tier
-      FROM articles a
-      WHERE a.account_id = ${p.add(access.accountId)}::bigint
-        AND ${[...prefilter, ...anywhere].join('\n        AND ')}
-      ORDER BY tier DESC, a.updated_at DESC, a.id DESC
-      ${pageClause(params.page ?? 1, PAGE_SIZE, p)}
-    )
+    WITH ${ctes}
     SELECT a.id, a.title, a.slug, p.slug AS portal_slug, a.account_id, cat.name AS category_name, a.status,
-           ${epoch('a.updated_at')} AS updated_at, a.locale, a.description, a.content
+           ${epoch('a.updated_at')} AS updated_at, a.locale, a.description, a.content,
+           h.tier, h.updated_at AS ranked_at, false AS overflow
     FROM hits h
     JOIN articles a ON a.id = h.id
     LEFT JOIN portals p ON p.id = a.portal_id
-    LEFT JOIN categories cat ON cat.id = a.category_id
-    ORDER BY h.tier DESC, h.updated_at DESC, h.id DESC`;
+    LEFT JOIN categories cat ON cat.id = a.category_id${overflow}
+    ORDER BY tier DESC, ranked_at DESC, id DESC`;
   return { text, values: p.values };
 }
 
@@ -92,15 +170,50 @@ export function toArticleRecord(row: ArticleRow, words: string[]): ArticleRecord
   };
 }
 
+/** The rows of one strategy, or undefined when that strategy cannot tell the exact answer. */
+async function tryStrategy(
+  ctx: SearchContext,
+  params: ArticlesParams,
+  words: string[],
+  strategy: ArticleStrategy,
+  limits: ArticleLimits,
+): Promise<ArticleRow[] | undefined> {
+  const rows = await ctx.db.query<MaybeArticleRow>(
+    buildArticlesQuery(ctx.access, params, words, strategy, limits),
+    `search_articles_${strategy}`,
+  );
+  // A window is exact when it holds the whole page plus the row telling has_more.
+  if (strategy === 'window') return rows.length > PAGE_SIZE ? (rows as ArticleRow[]) : undefined;
+  if (strategy === 'candidates' && rows.some((r) => r.overflow)) return undefined;
+  return rows as ArticleRow[];
+}
+
 /**
- * The trigram prefilter is used by the index-backed variant, and by the default one when
- * `searchdesk db indexes` created its index (it only narrows; the regular expressions decide).
+ * A word common in titles is answered by the titles of the newest articles (a window, when an
+ * index gives updated_at order); a rare one by the trigram index's few candidates; the rest by the
+ * plain statement (a word with more candidates than that is too common for the trigram index to
+ * narrow: rechecking its matches costs more than reading the account's articles). The index-backed variant counts
+ * on searchdesk's indexes; the default variant uses each only when `searchdesk db indexes`
+ * created it.
  */
-export async function searchArticles(ctx: SearchContext, params: ArticlesParams): Promise<Page<ArticleRecord>> {
+export async function searchArticles(
+  ctx: SearchContext,
+  params: ArticlesParams,
+  /** Tests lower them to reach every path on small data. */
+  limits: ArticleLimits = {},
+): Promise<Page<ArticleRecord>> {
   const words = splitWords(params.q);
   // A query of punctuation only has no word to match.
   if (words.length === 0) return { items: [], hasMore: false };
-  const indexed = ctx.access.flags.searchWithGin || (await searchdeskIndexes(ctx.db)).has(INDEX.articlesTextTrgm);
-  const rows = await ctx.db.query<ArticleRow>(buildArticlesQuery(ctx.access, params, words, indexed), 'search_articles');
-  return toPage(rows.map((row) => toArticleRecord(row, words)));
+  const gin = ctx.access.flags.searchWithGin;
+  const present = gin ? undefined : await searchdeskIndexes(ctx.db);
+  const indexes = {
+    ordered: gin || present!.has(INDEX.articlesUpdated),
+    trigram: gin || present!.has(INDEX.articlesTextTrgm),
+  };
+  for (const strategy of articlePlan(params.page ?? 1, words, indexes, limits.window)) {
+    const rows = await tryStrategy(ctx, params, words, strategy, limits);
+    if (rows) return toPage(rows.map((row) => toArticleRecord(row, words)));
+  }
+  throw new Error('the plain statement, last in every plan, always answers');
 }

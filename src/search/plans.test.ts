@@ -1,6 +1,28 @@
 import { describe, expect, it } from 'vitest';
+import { ARTICLE_WINDOW, articlePlan } from './articles.js';
 import { CONVERSATION_WINDOW, conversationPlan } from './conversations.js';
 import { windowCanHold } from './sql.js';
+
+describe('articlePlan', () => {
+  const all = { ordered: true, trigram: true };
+  it('tries the titles of the newest articles, then the trigram candidates, then the plain statement', () => {
+    expect(articlePlan(1, ['refund'], all)).toEqual(['window', 'candidates', 'rank']);
+    expect(articlePlan(1, ['refund'], { ordered: false, trigram: true })).toEqual(['candidates', 'rank']);
+    expect(articlePlan(1, ['refund'], { ordered: true, trigram: false })).toEqual(['window', 'rank']);
+    expect(articlePlan(1, ['refund'], { ordered: false, trigram: false })).toEqual(['rank']);
+  });
+
+  it('asks the trigram index only when some word has a trigram', () => {
+    expect(articlePlan(1, ['to', 'up'], all)).toEqual(['window', 'rank']);
+    expect(articlePlan(1, ['set', 'up'], all)).toEqual(['window', 'candidates', 'rank']);
+  });
+
+  it('skips the window for a page deeper than the window holds', () => {
+    const deepest = Math.floor((ARTICLE_WINDOW - 1) / 15);
+    expect(articlePlan(deepest, ['refund'], all)[0]).toBe('window');
+    expect(articlePlan(deepest + 1, ['refund'], all)[0]).toBe('candidates');
+  });
+});
 
 describe('conversationPlan', () => {
   it('walks the newest conversations first only where an index gives created_at order', () => {
