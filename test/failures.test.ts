@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDb } from '../src/db/pg.js';
-import { createElasticsearchEngine } from '../src/search/engines/elasticsearch.js';
+import { createElasticsearchEngine } from '../src/search/messages/elasticsearch.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
 import { makeDeps, search } from './helpers/core.js';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchDeps } from '../src/search/core.js';
-import type { MessageEngine } from '../src/search/engines/engine.js';
+import type { MessageEngine } from '../src/search/messages/engine.js';
 import { SearchError } from '../src/errors.js';
 import { messageRecordSchema } from '../src/search/records.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';

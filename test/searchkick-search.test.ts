@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchDeps } from '../src/search/core.js';
-import type { MessageEngine } from '../src/search/engines/engine.js';
+import type { MessageEngine } from '../src/search/messages/engine.js';
 import { SearchError } from '../src/errors.js';
-import { buildMessageQuery, type MessageQuery } from '../src/search/message-query.js';
-import { createSearchkickEngine } from '../src/search/engines/searchkick.js';
+import { buildMessageQuery, type MessageQuery } from '../src/search/messages/query.js';
+import { createSearchkickEngine } from '../src/search/messages/searchkick.js';
 import { messageRecordSchema } from '../src/search/records.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';

@@ -28,8 +28,13 @@ import {
   type ConversationStrategy,
 } from '../src/search/conversations.js';
 import { PAGE_SIZE } from '../src/search/params.js';
-import { buildMessageQuery } from '../src/search/message-query.js';
-import { buildMessageIdsQuery, createPostgresEngine, messagePlan, type MessageStrategy } from '../src/search/engines/postgres.js';
+import { buildMessageQuery } from '../src/search/messages/query.js';
+import {
+  buildMessageIdsQuery,
+  createPostgresEngine,
+  messagePlan,
+  type MessageStrategy,
+} from '../src/search/messages/postgres.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 
 export const VARIANT_SEED = 1122;
