@@ -12,7 +12,7 @@ import { runIndex, type IndexerReport } from '../src/indexer/indexer.js';
 import { createElasticsearchStore } from '../src/indexer/elasticsearch.js';
 import { createProgress } from '../src/indexer/progress.js';
 import { createLogger } from '../src/logger.js';
-import { createElasticsearchClient } from '../src/search/engines/elasticsearch.js';
+import { createElasticsearchClient } from '../src/search/messages/elasticsearch.js';
 import { DatabaseNotEmptyError } from './generator/database.js';
 import { generateData, type GeneratedData } from './generator/generate-data.js';
 import type { ScaleName } from './generator/scale.js';

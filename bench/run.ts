@@ -14,8 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { FEATURE_BITS } from '../src/auth/access.js';
-import { buildSearchdeskQuery } from '../src/search/engines/query-dsl.js';
-import { buildMessageQuery } from '../src/search/message-query.js';
+import { buildSearchdeskQuery } from '../src/search/messages/searchdesk.js';
+import { buildMessageQuery } from '../src/search/messages/query.js';
 import { parseParams } from '../src/search/params.js';
 import { LARGE_ADMIN_TOKEN, LARGE_AGENT_TOKEN } from './generator/org.js';
 import {

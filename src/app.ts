@@ -9,8 +9,8 @@ import type { DemoInfo } from './db/demo-data.js';
 import { createPgDb } from './db/pg.js';
 import type { Logger } from './logger.js';
 import type { SearchDeps } from './search/core.js';
-import type { MessageEngine } from './search/engines/engine.js';
-import { createPostgresEngine } from './search/engines/postgres.js';
+import type { MessageEngine } from './search/messages/engine.js';
+import { createPostgresEngine } from './search/messages/postgres.js';
 
 export interface App {
   deps: SearchDeps;
@@ -59,14 +59,14 @@ export async function createMessageEngine(engine: MessageEngineConfig, timeoutMs
   if (engine.kind === 'postgres') return undefined;
   const opts = { url: engine.url, index: engine.index, timeoutMs };
   if (engine.format === 'searchkick') {
-    const { createSearchkickEngine } = await import('./search/engines/searchkick.js');
+    const { createSearchkickEngine } = await import('./search/messages/searchkick.js');
     return createSearchkickEngine({ ...opts, client: engine.kind });
   }
   if (engine.kind === 'opensearch') {
-    const { createOpenSearchEngine } = await import('./search/engines/opensearch.js');
+    const { createOpenSearchEngine } = await import('./search/messages/opensearch.js');
     return createOpenSearchEngine(opts);
   }
-  const { createElasticsearchEngine } = await import('./search/engines/elasticsearch.js');
+  const { createElasticsearchEngine } = await import('./search/messages/elasticsearch.js');
   return createElasticsearchEngine(opts);
 }
 

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createElasticsearchStore } from '../src/indexer/elasticsearch.js';
-import { createElasticsearchClient } from '../src/search/engines/elasticsearch.js';
+import { createElasticsearchClient } from '../src/search/messages/elasticsearch.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { esUrl, hasEs } from './helpers/es.js';
 import { Fixture } from './helpers/fixtures.js';

@@ -7,9 +7,9 @@ import { buildIndex, runIndex, type IndexerDeps } from '../src/indexer/indexer.j
 import { silentProgress } from '../src/indexer/progress.js';
 import { currentWatermark } from '../src/indexer/source.js';
 import type { IndexStore } from '../src/indexer/store.js';
-import { createElasticsearchClient, createElasticsearchEngine } from '../src/search/engines/elasticsearch.js';
-import type { MessageEngine } from '../src/search/engines/engine.js';
-import { createOpenSearchClient, createOpenSearchEngine } from '../src/search/engines/opensearch.js';
+import { createElasticsearchClient, createElasticsearchEngine } from '../src/search/messages/elasticsearch.js';
+import type { MessageEngine } from '../src/search/messages/engine.js';
+import { createOpenSearchClient, createOpenSearchEngine } from '../src/search/messages/opensearch.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 import { esUrl, hasEs } from './helpers/es.js';
 import { Fixture } from './helpers/fixtures.js';

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchDeps } from '../src/search/core.js';
-import type { MessageEngine } from '../src/search/engines/engine.js';
+import type { MessageEngine } from '../src/search/messages/engine.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { createTestIndex, hasEs, type TestIndex } from './helpers/es.js';
 import { Fixture } from './helpers/fixtures.js';

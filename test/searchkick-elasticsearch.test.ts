@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchDeps } from '../src/search/core.js';
-import type { MessageEngine } from '../src/search/engines/engine.js';
-import { createSearchkickEngine } from '../src/search/engines/searchkick.js';
+import type { MessageEngine } from '../src/search/messages/engine.js';
+import { createSearchkickEngine } from '../src/search/messages/searchkick.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { esUrl, hasEs } from './helpers/es.js';
 import { DAY, Fixture } from './helpers/fixtures.js';

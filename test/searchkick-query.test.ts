@@ -12,8 +12,8 @@ import {
   SEARCHKICK_INDEX_REFUSAL,
   searchkickText,
   type TimedHit,
-} from '../src/search/engines/searchkick.js';
-import type { MessageQuery } from '../src/search/message-query.js';
+} from '../src/search/messages/searchkick.js';
+import type { MessageQuery } from '../src/search/messages/query.js';
 
 const query: MessageQuery = {
   accountId: 7,

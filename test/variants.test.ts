@@ -29,8 +29,13 @@ import {
 } from '../src/search/conversations.js';
 import { PAGE_SIZE } from '../src/search/params.js';
 import { splitWords } from '../src/search/text.js';
-import { buildMessageQuery } from '../src/search/message-query.js';
-import { buildMessageIdsQuery, createPostgresEngine, messagePlan, type MessageStrategy } from '../src/search/engines/postgres.js';
+import { buildMessageQuery } from '../src/search/messages/query.js';
+import {
+  buildMessageIdsQuery,
+  createPostgresEngine,
+  messagePlan,
+  type MessageStrategy,
+} from '../src/search/messages/postgres.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 
 export const VARIANT_SEED = 1122;

@@ -13,8 +13,8 @@ import { createOpenSearchStore } from '../../src/indexer/opensearch.js';
 import { createProgress } from '../../src/indexer/progress.js';
 import type { IndexStore } from '../../src/indexer/store.js';
 import { createLogger } from '../../src/logger.js';
-import { createElasticsearchClient } from '../../src/search/engines/elasticsearch.js';
-import { createOpenSearchClient } from '../../src/search/engines/opensearch.js';
+import { createElasticsearchClient } from '../../src/search/messages/elasticsearch.js';
+import { createOpenSearchClient } from '../../src/search/messages/opensearch.js';
 import { createHelpdeskIndex, request, toHelpdeskDocument } from '../../test/helpers/searchkick.js';
 
 export interface IndexStatus {

@@ -31,25 +31,16 @@ async function openStore(config: Config): Promise<{ store: IndexStore; close: ()
     );
   }
   if (engine.format === 'searchkick') {
-    const { SEARCHKICK_INDEX_REFUSAL } = await import('../search/engines/searchkick.js');
+    const { SEARCHKICK_INDEX_REFUSAL } = await import('../search/messages/searchkick.js');
     throw new ConfigError(SEARCHKICK_INDEX_REFUSAL);
   }
   // Indexing requests are larger than searches: allow them a generous timeout.
-  const timeoutMs = Math.max(config.engineTimeoutMs, 60_000);
-  if (engine.kind === 'opensearch') {
-    const [{ createOpenSearchClient }, { createOpenSearchStore }] = await Promise.all([
-      import('../search/engines/opensearch.js'),
-      import('../indexer/opensearch.js'),
-    ]);
-    const client = createOpenSearchClient(engine.url, timeoutMs);
-    return { store: createOpenSearchStore(client), close: () => client.close() };
-  }
-  const [{ createElasticsearchClient }, { createElasticsearchStore }] = await Promise.all([
-    import('../search/engines/elasticsearch.js'),
-    import('../indexer/elasticsearch.js'),
+  const [{ connectSearchClient }, { createIndexStore }] = await Promise.all([
+    import('../search/messages/client.js'),
+    import('../indexer/store.js'),
   ]);
-  const client = createElasticsearchClient(engine.url, timeoutMs);
-  return { store: createElasticsearchStore(client), close: () => client.close() };
+  const client = await connectSearchClient(engine.kind, engine.url, Math.max(config.engineTimeoutMs, 60_000));
+  return { store: createIndexStore(client), close: () => client.close() };
 }
 
 function summary(r: IndexerReport): string {

@@ -2,6 +2,7 @@
  * searchdesk's own message index format: what a document holds and how a `messages` row becomes
  * one. Words are split here with the same rule the search uses, so every engine agrees.
  */
+import { messageTypeName, type MessageTypeName } from '../search/messages/records.js';
 import { splitWords } from '../search/text.js';
 
 /** A `messages` row as the indexer reads it (only searchable types are read). */
@@ -26,7 +27,7 @@ export interface MessageDocument {
   account_id: number;
   inbox_id: number;
   conversation_id: number;
-  message_type: 'incoming' | 'outgoing';
+  message_type: MessageTypeName;
   private: boolean;
   sender_type: string | null;
   sender_id: number | null;
@@ -45,7 +46,7 @@ export function toMessageDocument(row: SourceMessageRow): MessageDocument {
     account_id: Number(row.account_id),
     inbox_id: Number(row.inbox_id),
     conversation_id: Number(row.conversation_id),
-    message_type: row.message_type === 1 ? 'outgoing' : 'incoming',
+    message_type: messageTypeName(row.message_type),
     private: row.private === true,
     sender_type: row.sender_type,
     sender_id: row.sender_id === null ? null : Number(row.sender_id),

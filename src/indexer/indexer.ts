@@ -6,6 +6,7 @@
  */
 import type { Db } from '../db/db.js';
 import type { Logger } from '../logger.js';
+import { isSearchableType } from '../search/messages/records.js';
 import { toMessageDocument } from './documents.js';
 import type { Progress } from './progress.js';
 import {
@@ -39,7 +40,6 @@ export interface IndexerReport {
 }
 
 const CHECKPOINT_EVERY_MS = 5_000;
-const SEARCHABLE = new Set([0, 1]);
 
 function timestampSuffix(): string {
   return new Date().toISOString().replace(/\D/g, '').slice(0, 17);
@@ -125,8 +125,8 @@ export async function syncIndex(deps: IndexerDeps): Promise<IndexerReport> {
   for (;;) {
     const rows = await deps.db.query<ChangedRow>(buildChangedBatchQuery(meta.watermark, batchSize), 'index_changes');
     if (rows.length === 0) break;
-    const docs = rows.filter((r) => SEARCHABLE.has(r.message_type)).map(toMessageDocument);
-    const gone = rows.filter((r) => !SEARCHABLE.has(r.message_type)).map((r) => Number(r.id));
+    const docs = rows.filter((r) => isSearchableType(r.message_type)).map(toMessageDocument);
+    const gone = rows.filter((r) => !isSearchableType(r.message_type)).map((r) => Number(r.id));
     const res = await store.bulk(index, docs, gone);
     indexed += res.indexed;
     deleted += res.deleted;

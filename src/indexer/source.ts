@@ -1,6 +1,6 @@
 /** Reading messages out of Postgres for the index: full copies by id, changes by (updated_at, id). */
 import { SqlParams, type Db, type SqlQuery } from '../db/db.js';
-import { SEARCHABLE_MESSAGE_TYPES } from '../search/message-records.js';
+import { searchableTypeClause } from '../search/messages/records.js';
 import type { SourceMessageRow } from './documents.js';
 import type { Watermark } from './store.js';
 
@@ -10,7 +10,7 @@ const SOURCE_COLUMNS = `
   floor(extract(epoch FROM m.created_at) * 1000)::bigint AS created_at_ms,
   floor(extract(epoch FROM m.updated_at) * 1000)::bigint AS updated_at_ms`;
 
-const SEARCHABLE = `m.message_type IN (${SEARCHABLE_MESSAGE_TYPES.join(', ')})`;
+const SEARCHABLE = searchableTypeClause();
 
 /** Searchable messages with id > afterId, in id order (keyset pagination for the full build). */
 export function buildSourceBatchQuery(opts: { afterId: number; limit: number; accountId?: number }): SqlQuery {

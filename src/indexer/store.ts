@@ -1,8 +1,10 @@
 /**
- * What the indexer needs from a search engine, so Elasticsearch and OpenSearch each implement it
- * in one module and the indexing logic (build, resume, swap, sync, reconcile) lives once.
+ * What the indexer needs from a search engine, implemented once over the SearchClient the message
+ * engines use too (Elasticsearch or OpenSearch alike), so the indexing logic (build, resume, swap,
+ * sync, reconcile) lives once and knows no client.
  */
-import type { MessageDocument } from './documents.js';
+import type { BulkResponseItem, SearchClient } from '../search/messages/client.js';
+import { MESSAGE_INDEX_BODY, type MessageDocument } from './documents.js';
 
 /** Position in `(updated_at, id)` order up to which changes have been applied. */
 export interface Watermark {
@@ -46,4 +48,72 @@ export interface IndexStore {
   /** Message ids in the index greater than `afterId`, ascending, at most `size`. */
   idsAfter(index: string, afterId: number, size: number): Promise<number[]>;
   count(index: string): Promise<number>;
+}
+
+/** Where the index keeps its IndexMeta: `_meta.searchdesk` of its mapping. */
+const META_KEY = 'searchdesk';
+
+/** Throws on the first failed bulk item; deleting a document that is already gone is fine. */
+function assertBulkOk(items: BulkResponseItem[]): void {
+  for (const item of items) {
+    const op = item.index ?? item.delete;
+    if (op?.error && !(item.delete && op.status === 404)) {
+      throw new Error(`bulk indexing failed: ${op.error.type ?? 'error'}: ${op.error.reason ?? ''}`);
+    }
+  }
+}
+
+/** The IndexStore on `client`; closing stays the caller's. */
+export function createIndexStore(client: SearchClient): IndexStore {
+  return {
+    engine: client.kind,
+    async resolveAlias(alias): Promise<AliasTarget> {
+      const indices = await client.aliasIndices(alias);
+      if (indices) return { kind: 'alias', indices };
+      return (await client.exists(alias)) ? { kind: 'index' } : { kind: 'missing' };
+    },
+    async listIndices(prefix) {
+      return (await client.listIndices(`${prefix}*`)).filter((name) => name.startsWith(prefix)).sort();
+    },
+    async createIndex(name, meta) {
+      await client.createIndex(name, {
+        settings: MESSAGE_INDEX_BODY.settings,
+        mappings: { ...MESSAGE_INDEX_BODY.mappings, _meta: { [META_KEY]: meta } },
+      });
+    },
+    async getMeta(index) {
+      const [mapping] = await client.mappings(index);
+      return mapping?._meta?.[META_KEY] as IndexMeta | undefined;
+    },
+    async putMeta(index, meta) {
+      await client.putMapping(index, { _meta: { [META_KEY]: meta } });
+    },
+    async bulk(index, docs, deleteIds, refresh = false) {
+      if (docs.length === 0 && deleteIds.length === 0) return { indexed: 0, deleted: 0 };
+      const operations: object[] = [];
+      for (const doc of docs) operations.push({ index: { _index: index, _id: String(doc.id) } }, doc);
+      for (const id of deleteIds) operations.push({ delete: { _index: index, _id: String(id) } });
+      assertBulkOk(await client.bulk(operations, refresh));
+      return { indexed: docs.length, deleted: deleteIds.length };
+    },
+    async swapAlias(alias, to, from) {
+      await client.updateAliases([
+        ...from.filter((i) => i !== to).map((index) => ({ remove: { index, alias } })),
+        { add: { index: to, alias } },
+      ]);
+    },
+    deleteIndex: (index) => client.deleteIndex(index),
+    refresh: (index) => client.refresh(index),
+    async idsAfter(index, afterId, size) {
+      const res = await client.search(index, {
+        size,
+        _source: false,
+        track_total_hits: false,
+        query: { range: { id: { gt: afterId } } },
+        sort: [{ id: { order: 'asc' } }],
+      });
+      return res.hits.map((h) => h.id);
+    },
+    count: (index) => client.count(index),
+  };
 }

@@ -6,7 +6,7 @@ import { SqlParams, type SqlQuery } from '../db/db.js';
 import type { AccessContext } from '../auth/access.js';
 import { INDEX, searchdeskIndexes } from '../db/catalog.js';
 import { toPage, type Page, type SearchContext } from './context.js';
-import { MESSAGE_JOINS, MESSAGE_JSON, toMessageRecord, type MessageRow } from './message-records.js';
+import { MESSAGE_JOINS, MESSAGE_JSON, searchableTypeClause, toMessageRecord, type MessageRow } from './messages/records.js';
 import { PAGE_SIZE, type ConversationsParams } from './params.js';
 import type { ConversationRecord } from './records.js';
 import { epoch, pageClause, timeBounds, windowCanHold } from './sql.js';
@@ -159,7 +159,7 @@ export function buildConversationsQuery(
     LEFT JOIN LATERAL (
       SELECT ${MESSAGE_JSON} AS latest_message
       FROM messages m ${MESSAGE_JOINS}
-      WHERE m.conversation_id = c.id AND m.message_type IN (0, 1)
+      WHERE m.conversation_id = c.id AND ${searchableTypeClause()}
       ORDER BY m.created_at DESC, m.id DESC
       LIMIT 1
     ) lm ON true

@@ -10,7 +10,7 @@ import { createAccessCache, type AccessCache } from '../auth/cache.js';
 import type { Db } from '../db/db.js';
 import type { Logger } from '../logger.js';
 import type { SearchContext } from './context.js';
-import type { MessageEngines } from './messages.js';
+import type { MessageEngines } from './messages/index.js';
 import type { Operation, ParamsOf } from './params.js';
 import type { SearchResult } from './service.js';
 

@@ -6,7 +6,7 @@ import { searchArticles } from './articles.js';
 import { searchContacts } from './contacts.js';
 import type { Page, SearchContext } from './context.js';
 import { searchConversations } from './conversations.js';
-import { messageSearchEnabled, searchMessages, type EngineLabel, type MessageEngines } from './messages.js';
+import { messageSearchEnabled, searchMessages, type EngineLabel, type MessageEngines } from './messages/index.js';
 import { PAGE_SIZE, type Operation, type ParamsOf } from './params.js';
 import type { Payload, PayloadKey } from './records.js';
 

@@ -1,9 +1,9 @@
 /** Drives the search core the way a surface does: token → account → validated params → result. */
 import type { Db } from '../../src/db/db.js';
-import { createPostgresEngine } from '../../src/search/engines/postgres.js';
-import type { MessageEngine } from '../../src/search/engines/engine.js';
+import { createPostgresEngine } from '../../src/search/messages/postgres.js';
+import type { MessageEngine } from '../../src/search/messages/engine.js';
 import { openContext, searchAs, type SearchDeps } from '../../src/search/core.js';
-import type { MessageEngines } from '../../src/search/messages.js';
+import type { MessageEngines } from '../../src/search/messages/index.js';
 import {
   parseParams,
   parseWith,

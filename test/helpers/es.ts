@@ -6,8 +6,8 @@ import { toMessageDocument } from '../../src/indexer/documents.js';
 import { createElasticsearchStore } from '../../src/indexer/elasticsearch.js';
 import { currentWatermark, readSourceBatches } from '../../src/indexer/source.js';
 import type { IndexStore } from '../../src/indexer/store.js';
-import { createElasticsearchClient, createElasticsearchEngine } from '../../src/search/engines/elasticsearch.js';
-import type { MessageEngine } from '../../src/search/engines/engine.js';
+import { createElasticsearchClient, createElasticsearchEngine } from '../../src/search/messages/elasticsearch.js';
+import type { MessageEngine } from '../../src/search/messages/engine.js';
 
 /** The test Elasticsearch URL, or '' when none is configured (tests then skip, loudly). */
 export const esUrl = inject('esUrl');

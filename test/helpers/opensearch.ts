@@ -2,7 +2,7 @@
 import { inject } from 'vitest';
 import type { Db } from '../../src/db/db.js';
 import { createOpenSearchStore } from '../../src/indexer/opensearch.js';
-import { createOpenSearchClient, createOpenSearchEngine } from '../../src/search/engines/opensearch.js';
+import { createOpenSearchClient, createOpenSearchEngine } from '../../src/search/messages/opensearch.js';
 import { createIndexOn, type TestIndex } from './es.js';
 
 /** The test OpenSearch URL, or '' when none is configured (tests then skip, loudly). */

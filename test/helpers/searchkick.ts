@@ -11,8 +11,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../src/db/db.js';
-import { createSearchkickEngine } from '../../src/search/engines/searchkick.js';
-import type { MessageEngine } from '../../src/search/engines/engine.js';
+import { createSearchkickEngine } from '../../src/search/messages/searchkick.js';
+import type { MessageEngine } from '../../src/search/messages/engine.js';
 
 /** What only the help desk's index holds for a message (searchdesk's schema has no attachments or email subject). */
 export interface HelpdeskExtras {

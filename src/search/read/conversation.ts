@@ -9,7 +9,14 @@ import type { AccessContext } from '../../auth/access.js';
 import type { SearchContext } from '../context.js';
 import { toConversationRecord, type ConversationRow } from '../conversations.js';
 import { MESSAGES, SearchError } from '../../errors.js';
-import { MESSAGE_COLUMNS, MESSAGE_JOINS, MESSAGE_JSON, toMessageRecord, type MessageRow } from '../message-records.js';
+import {
+  MESSAGE_COLUMNS,
+  MESSAGE_JOINS,
+  MESSAGE_JSON,
+  searchableTypeClause,
+  toMessageRecord,
+  type MessageRow,
+} from '../messages/records.js';
 import { TRANSCRIPT_PAGE_SIZE, type GetConversationParams } from '../params.js';
 import type { ConversationTranscript, TranscriptMessage } from '../records.js';
 import { epoch } from '../sql.js';
@@ -84,7 +91,7 @@ export function buildConversationLookupQuery(
     LEFT JOIN LATERAL (
       SELECT ${MESSAGE_JSON} AS latest_message
       FROM messages m ${MESSAGE_JOINS}
-      WHERE m.conversation_id = c.id AND m.message_type IN (0, 1)
+      WHERE m.conversation_id = c.id AND ${searchableTypeClause()}
       ORDER BY m.created_at DESC, m.id DESC
       LIMIT 1
     ) lm ON true

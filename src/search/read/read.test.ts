@@ -1,6 +1,6 @@
 /** The read builders and mappers as pure functions: placeholders only, walking order, pages, plain text. */
 import { describe, expect, it } from 'vitest';
-import type { MessageRow } from '../message-records.js';
+import type { MessageRow } from '../messages/records.js';
 import { toArticleText } from './article.js';
 import { buildContactConversationsQuery, buildContactQuery } from './contact.js';
 import { buildConversationLookupQuery, buildTranscriptQuery, toTranscript, type ConversationLookupRow } from './conversation.js';

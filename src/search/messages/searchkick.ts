@@ -3,13 +3,15 @@
  * searched read-only with the help desk's matching: Searchkick's four `match` clauses per field
  * (one typo per word, accent folding, English stems, "&" = "and", every word in one field).
  * Every rule of the MessageQuery (account, accessible inboxes, types, window, sender, page) is
- * applied as a filter, and records are still read from Postgres. The request is plain query DSL,
- * so one builder serves both the Elasticsearch and the OpenSearch client.
+ * applied as a filter (the same filters as our own format, query-dsl.ts), and records are still
+ * read from Postgres. The request is plain query DSL, sent through either SearchClient.
  */
-import type { MessageQuery } from '../message-query.js';
-import { createElasticsearchClient } from './elasticsearch.js';
+import type { ClientKind, SearchClient, SearchResponse } from './client.js';
+import { connectElasticsearch } from './elasticsearch.js';
 import type { MessageEngine } from './engine.js';
-import { createOpenSearchClient } from './opensearch.js';
+import { connectOpenSearch } from './opensearch.js';
+import { messageFilters } from './query-dsl.js';
+import type { MessageQuery } from './query.js';
 
 /** The fields the help desk searches, each with its `.analyzed` subfield. */
 export const SEARCHKICK_FIELDS = ['content', 'attachments.transcribed_text', 'content_attributes.email.subject'] as const;
@@ -63,25 +65,9 @@ export function buildSearchkickMatch(text: string): Query {
   };
 }
 
-const isoSeconds = (seconds: number) => new Date(seconds * 1000).toISOString();
-/** The last millisecond of a second (the index holds milliseconds): until=T reaches T.999. */
-const isoSecondEnd = (seconds: number) => new Date(seconds * 1000 + 999).toISOString();
-
 /** The MessageQuery's filters on the help desk's fields (string enums, ISO dates). */
 export function buildSearchkickFilters(query: MessageQuery): Query[] {
-  const filter: Query[] = [
-    { term: { account_id: query.accountId } },
-    { terms: { inbox_id: query.inboxIds } },
-    { terms: { message_type: ['incoming', 'outgoing'] } },
-    {
-      range: {
-        created_at: { gte: isoSeconds(query.since), ...(query.until !== undefined ? { lte: isoSecondEnd(query.until) } : {}) },
-      },
-    },
-  ];
-  // sender_id as a string: a long field parses it, and ids beyond 2^53 keep their digits.
-  if (query.sender) filter.push({ term: { sender_type: query.sender.type } }, { term: { sender_id: query.sender.id } });
-  return filter;
+  return messageFilters(query, 'iso') as Query[];
 }
 
 /** The full query; `extra` narrows it further (used to order ties exactly). */
@@ -96,7 +82,7 @@ export function buildSearchkickQuery(query: MessageQuery, extra: Query[] = []): 
  */
 const SORT = [{ created_at: { order: 'desc' } }];
 
-export interface SearchBody {
+export interface SearchkickRequest {
   from: number;
   size: number;
   query: Query;
@@ -106,7 +92,7 @@ export interface SearchBody {
 }
 
 /** The page request: rows `offset … offset+limit` plus one row either side, to see where equal-time groups end. */
-export function buildSearchkickSearch(query: MessageQuery): SearchBody {
+export function buildSearchkickSearch(query: MessageQuery): SearchkickRequest {
   const before = query.offset > 0 ? 1 : 0;
   return {
     from: query.offset - before,
@@ -159,49 +145,8 @@ export function orderTiedPage(span: TimedHit[], above: number, offset: number, l
     .map((h) => h.id);
 }
 
-/** What the engine needs from a client: Elasticsearch and OpenSearch each provide it in a few lines. */
-export interface SearchkickTransport {
-  /** Hits in server order, and the total when `track_total_hits` was true. */
-  search(body: SearchBody): Promise<{ hits: TimedHit[]; total: number }>;
-  /** Mappings of the concrete indices behind the alias; undefined when it does not exist. */
-  mappings(): Promise<unknown[] | undefined>;
-  close(): Promise<void>;
-}
-
-interface RawHits {
-  hits: { total?: number | { value: number }; hits: Array<{ _id?: string | null; sort?: unknown[] }> };
-}
-
-function toTimed(res: RawHits): { hits: TimedHit[]; total: number } {
-  const total = res.hits.total;
-  return {
-    hits: res.hits.hits.map((h) => ({ id: Number(h._id), createdAt: Number(h.sort?.[0]) })),
-    total: typeof total === 'number' ? total : (total?.value ?? 0),
-  };
-}
-
-export function elasticsearchTransport(url: string, index: string, timeoutMs: number): SearchkickTransport {
-  const client = createElasticsearchClient(url, timeoutMs);
-  return {
-    search: async (body) => toTimed(await client.search({ index, ...body })),
-    async mappings() {
-      if (!(await client.indices.exists({ index }))) return undefined;
-      return Object.values(await client.indices.getMapping({ index })).map((m) => m.mappings);
-    },
-    close: () => client.close(),
-  };
-}
-
-export function opensearchTransport(url: string, index: string, timeoutMs: number): SearchkickTransport {
-  const client = createOpenSearchClient(url, timeoutMs);
-  return {
-    search: async (body) => toTimed((await client.search({ index, body })).body),
-    async mappings() {
-      if (!(await client.indices.exists({ index })).body) return undefined;
-      return Object.values((await client.indices.getMapping({ index })).body).map((m) => m.mappings);
-    },
-    close: () => client.close(),
-  };
+function toTimed(res: SearchResponse): { hits: TimedHit[]; total: number } {
+  return { hits: res.hits.map((h) => ({ id: h.id, createdAt: Number(h.sort?.[0]) })), total: res.total };
 }
 
 /** Whether a mapping has the help desk's `content.analyzed` text field. */
@@ -213,7 +158,7 @@ export function hasAnalyzedContent(mappings: unknown): boolean {
 
 export interface SearchkickEngineOptions {
   /** Which client speaks to the server holding the help desk's index. */
-  client: 'elasticsearch' | 'opensearch';
+  client: ClientKind;
   url: string;
   /** The alias the help desk queries, `messages_<RAILS_ENV>`. */
   index: string;
@@ -221,8 +166,9 @@ export interface SearchkickEngineOptions {
 }
 
 /** Ids of one page, in `created_at DESC, id DESC` order. */
-async function findPageIds(transport: SearchkickTransport, query: MessageQuery): Promise<number[]> {
-  const { hits } = await transport.search(buildSearchkickSearch(query));
+async function findPageIds(client: SearchClient, index: string, query: MessageQuery): Promise<number[]> {
+  const search = async (body: SearchkickRequest) => toTimed(await client.search(index, { ...body }));
+  const { hits } = await search(buildSearchkickSearch(query));
   const { page, tiedAtEdge } = readWindow(hits, query.offset, query.limit);
   if (!tiedAtEdge) return orderPage(page);
   const newest = page[0]!.createdAt;
@@ -230,7 +176,7 @@ async function findPageIds(transport: SearchkickTransport, query: MessageQuery):
   const between = { range: { created_at: { gte: oldest, lte: newest, format: 'epoch_millis' } } };
   const newer = { range: { created_at: { gt: newest, format: 'epoch_millis' } } };
   const [span, above] = await Promise.all([
-    transport.search({
+    search({
       from: 0,
       size: MAX_TIE_FETCH,
       _source: false,
@@ -238,7 +184,7 @@ async function findPageIds(transport: SearchkickTransport, query: MessageQuery):
       query: buildSearchkickQuery(query, [between]),
       sort: SORT,
     }),
-    transport.search({ from: 0, size: 0, _source: false, track_total_hits: true, query: buildSearchkickQuery(query, [newer]) }),
+    search({ from: 0, size: 0, _source: false, track_total_hits: true, query: buildSearchkickQuery(query, [newer]) }),
   ]);
   if (span.hits.length >= MAX_TIE_FETCH) return orderPage(page);
   return orderTiedPage(span.hits, above.total, query.offset, query.limit);
@@ -246,23 +192,25 @@ async function findPageIds(transport: SearchkickTransport, query: MessageQuery):
 
 /**
  * An engine on the help desk's index. `name` is the server kind; the format is the caller's to
- * report. Pass `transport` to reuse a client (tests).
+ * report. Pass `client` to reuse one (tests); the engine owns it.
  */
 export function createSearchkickEngine(
   opts: SearchkickEngineOptions,
-  transport = (opts.client === 'opensearch' ? opensearchTransport : elasticsearchTransport)(opts.url, opts.index, opts.timeoutMs),
+  client = (opts.client === 'opensearch' ? connectOpenSearch : connectElasticsearch)(opts.url, opts.timeoutMs),
 ): MessageEngine {
   return {
     name: opts.client,
     label: `${opts.client}+searchkick`,
-    findIds: (query) => findPageIds(transport, query),
+    findIds: (query) => findPageIds(client, opts.index, query),
     async check() {
-      const mappings = await transport.mappings();
-      if (!mappings) throw new Error(`index ${opts.index} not found — is advanced search enabled in the help desk?`);
+      if (!(await client.exists(opts.index))) {
+        throw new Error(`index ${opts.index} not found — is advanced search enabled in the help desk?`);
+      }
+      const mappings = await client.mappings(opts.index);
       if (mappings.length === 0 || !mappings.every(hasAnalyzedContent)) {
         throw new Error(`index ${opts.index} does not look like the help desk's index (no content.analyzed field)`);
       }
     },
-    close: () => transport.close(),
+    close: () => client.close(),
   };
 }

@@ -1,17 +1,17 @@
 /** The Postgres message engine: trigram-assisted word-prefix matching on `messages.content`. */
 import { SqlParams, type Db } from '../../db/db.js';
-import { SEARCHABLE_MESSAGE_TYPES } from '../message-records.js';
-import type { MessageQuery } from '../message-query.js';
 import { timeBounds } from '../sql.js';
 import { hasTrigram, likePrefilter, wordStartRegex } from '../text.js';
 import type { MessageEngine } from './engine.js';
+import type { MessageQuery } from './query.js';
+import { searchableTypeClause } from './records.js';
 
 /** Every filter of a MessageQuery except the words, over alias `m`. Shared with the record loader. */
 export function messageFilterClauses(query: Omit<MessageQuery, 'words' | 'offset' | 'limit'>, p: SqlParams): string[] {
   const clauses = [
     `m.account_id = ${p.add(query.accountId)}::bigint`,
     `m.inbox_id = ANY(${p.add(query.inboxIds)}::bigint[])`,
-    `m.message_type IN (${SEARCHABLE_MESSAGE_TYPES.join(', ')})`,
+    searchableTypeClause(),
     ...timeBounds('m.created_at', query.since, query.until, p),
   ];
   if (query.sender) {

@@ -1,6 +1,40 @@
-/** How a `messages` row becomes a message record; shared by message search and conversations. */
-import type { MessageRecord } from './records.js';
-import { epoch } from './sql.js';
+/**
+ * Which messages are searchable and how a `messages` row becomes a message record; shared by
+ * message search, the indexer, conversations and the read operations.
+ */
+import type { MessageRecord } from '../records.js';
+import { epoch } from '../sql.js';
+
+/**
+ * The searchable message types, decided here only: `messages.message_type` 0 (incoming) and
+ * 1 (outgoing), by the names records and indexes use. Activity (2) and template (3) never.
+ */
+export const SEARCHABLE_MESSAGE_TYPES = [
+  [0, 'incoming'],
+  [1, 'outgoing'],
+] as const;
+
+export type MessageTypeName = (typeof SEARCHABLE_MESSAGE_TYPES)[number][1];
+
+/** The `message_type` values of searchable messages, for SQL. */
+export const SEARCHABLE_TYPE_CODES: readonly number[] = SEARCHABLE_MESSAGE_TYPES.map(([code]) => code);
+
+/** The names of the searchable types, for the query DSL and documents. */
+export const SEARCHABLE_TYPE_NAMES: readonly MessageTypeName[] = SEARCHABLE_MESSAGE_TYPES.map(([, name]) => name);
+
+/** SQL: the message at `alias` is of a searchable type (the same text everywhere, for index matching). */
+export function searchableTypeClause(alias = 'm'): string {
+  return `${alias}.message_type IN (${SEARCHABLE_TYPE_CODES.join(', ')})`;
+}
+
+export function isSearchableType(code: number): boolean {
+  return SEARCHABLE_TYPE_CODES.includes(code);
+}
+
+/** The name of a message type as records and documents show it: outgoing (1), else incoming. */
+export function messageTypeName(code: number): MessageTypeName {
+  return code === 1 ? 'outgoing' : 'incoming';
+}
 
 export interface MessageRow {
   id: number;
@@ -46,9 +80,6 @@ export const MESSAGE_JOINS = `
   LEFT JOIN contacts sc ON m.sender_type = 'Contact' AND sc.id = m.sender_id AND sc.account_id = m.account_id
   LEFT JOIN users su ON m.sender_type = 'User' AND su.id = m.sender_id`;
 
-/** Only incoming (0) and outgoing (1) messages are ever shown; activity and template never. */
-export const SEARCHABLE_MESSAGE_TYPES = [0, 1] as const;
-
 const SENDER_TYPES: Record<string, 'contact' | 'user' | 'agent_bot'> = {
   Contact: 'contact',
   User: 'user',
@@ -60,7 +91,7 @@ export function toMessageRecord(row: MessageRow): MessageRecord {
   return {
     id: Number(row.id),
     content: row.content,
-    message_type: row.message_type === 1 ? 'outgoing' : 'incoming',
+    message_type: messageTypeName(row.message_type),
     private: row.private === true,
     created_at: row.created_at === null ? null : Number(row.created_at),
     conversation_id: Number(row.conversation_id),

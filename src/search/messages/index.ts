@@ -1,16 +1,22 @@
 /**
  * Message search: the flag gate, the 90-day window, access before filters, an engine for the ids
  * (falling back to Postgres when a search engine fails) and records read from Postgres.
+ *
+ * The folder: query.ts decides every rule once (a MessageQuery), records.ts which messages are
+ * searchable and how a row becomes a record, engine.ts the MessageEngine seam with postgres.ts,
+ * searchdesk.ts (our index format) and searchkick.ts (the help desk's index), both sent through
+ * one SearchClient (client.ts) implemented once per client (elasticsearch.ts, opensearch.ts) and
+ * shared with the indexer.
  */
-import { SqlParams } from '../db/db.js';
-import { toPage, type Page, type SearchContext } from './context.js';
-import type { MessageEngine } from './engines/engine.js';
-import { messageFilterClauses } from './engines/postgres.js';
-import { MESSAGES, SearchError } from '../errors.js';
-import { MESSAGE_COLUMNS, MESSAGE_JOINS, toMessageRecord, type MessageRow } from './message-records.js';
-import { buildMessageQuery, type MessageQuery } from './message-query.js';
-import type { MessagesParams } from './params.js';
-import type { MessageRecord } from './records.js';
+import { SqlParams } from '../../db/db.js';
+import { MESSAGES, SearchError } from '../../errors.js';
+import type { Page, SearchContext } from '../context.js';
+import type { MessagesParams } from '../params.js';
+import type { MessageRecord } from '../records.js';
+import type { MessageEngine } from './engine.js';
+import { messageFilterClauses } from './postgres.js';
+import { buildMessageQuery, cutPage, type MessageQuery } from './query.js';
+import { MESSAGE_COLUMNS, MESSAGE_JOINS, toMessageRecord, type MessageRow } from './records.js';
 
 /** Message engines of a deployment: the configured one, and Postgres to fall back on. */
 export interface MessageEngines {
@@ -20,7 +26,6 @@ export interface MessageEngines {
   gate: 'flag' | 'all';
 }
 
-/** The engine that answered: an engine name, or `postgres-fallback`. */
 /** `_meta.engine`: the answering engine's label, or `postgres-fallback`. */
 export type EngineLabel = string;
 
@@ -75,7 +80,7 @@ export async function searchMessages(ctx: SearchContext, engines: MessageEngines
   const query = buildMessageQuery(ctx.access, params, ctx.now());
   if (!query) return { items: [], hasMore: false, engine: engines.primary.label };
   const { ids, engine } = await findIds(ctx, engines, query);
-  const hasMore = ids.length > query.limit - 1;
-  const records = await loadMessages(ctx, query, ids.slice(0, query.limit - 1));
-  return { ...toPage(records), hasMore, engine };
+  // has_more comes from the engine's ids: a row dropped on re-reading must not hide a next page.
+  const page = cutPage(ids);
+  return { items: await loadMessages(ctx, query, page.items), hasMore: page.hasMore, engine };
 }

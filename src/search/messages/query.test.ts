@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AccessContext } from '../auth/access.js';
-import { buildMessageQuery, parseFrom, WINDOW_SECONDS } from './message-query.js';
+import type { AccessContext } from '../../auth/access.js';
+import { buildMessageQuery, cutPage, messagePage, parseFrom, WINDOW_SECONDS } from './query.js';
 
 const access: AccessContext = {
   accountId: 1,
@@ -39,5 +39,18 @@ describe('buildMessageQuery', () => {
   });
   it('pages with one extra row', () => {
     expect(buildMessageQuery(access, { q: 'a', page: 3 }, NOW_MS)).toMatchObject({ offset: 30, limit: 16 });
+  });
+});
+
+describe('cutPage', () => {
+  const rows = (n: number) => Array.from({ length: n }, (_, i) => i);
+  it('shows a page and tells has_more from the one extra row', () => {
+    expect(cutPage(rows(16))).toEqual({ items: rows(15), hasMore: true });
+    expect(cutPage(rows(15))).toEqual({ items: rows(15), hasMore: false });
+  });
+  it('fetches exactly one row more than it shows', () => {
+    const { limit } = messagePage();
+    expect(cutPage(rows(limit)).hasMore).toBe(true);
+    expect(cutPage(rows(limit - 1)).hasMore).toBe(false);
   });
 });

@@ -2,10 +2,11 @@
  * The message search, decided once for every engine: which words, which inboxes, which window,
  * which sender, which page. Engines only translate a MessageQuery into their own query language.
  */
-import type { AccessContext } from '../auth/access.js';
-import { MESSAGES, SearchError } from '../errors.js';
-import { PAGE_SIZE, type MessagesParams } from './params.js';
-import { splitWords } from './text.js';
+import type { AccessContext } from '../../auth/access.js';
+import { MESSAGES, SearchError } from '../../errors.js';
+import { toPage, type Page } from '../context.js';
+import { PAGE_SIZE, type MessagesParams } from '../params.js';
+import { splitWords } from '../text.js';
 
 export const WINDOW_DAYS = 90;
 export const WINDOW_SECONDS = WINDOW_DAYS * 86_400;
@@ -32,8 +33,18 @@ export interface MessageQuery {
   until: number | undefined;
   sender: SenderFilter | undefined;
   offset: number;
-  /** Rows to fetch: page size + 1, so has_more is exact. */
+  /** Rows to fetch: page size + 1, so has_more is exact (see messagePage / cutPage). */
   limit: number;
+}
+
+/** Where page `page` (default 1) starts, and how many rows to fetch: one more than it shows, for has_more. */
+export function messagePage(page = 1): Pick<MessageQuery, 'offset' | 'limit'> {
+  return { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE + 1 };
+}
+
+/** The page of rows fetched with messagePage: the extra row only tells whether more exist. */
+export function cutPage<T>(rows: T[]): Page<T> {
+  return toPage(rows, PAGE_SIZE);
 }
 
 /** `contact:<digits>` / `agent:<digits>` → a sender filter; anything else → undefined (ignored). */
@@ -60,7 +71,6 @@ export function buildMessageQuery(access: AccessContext, params: MessagesParams,
     params.inbox_id !== undefined && access.inboxIds.includes(params.inbox_id) ? [params.inbox_id] : access.inboxIds;
   const sender = parseFrom(params.from);
   if (words.length === 0 || inboxIds.length === 0 || sender === 'matches_nothing') return null;
-  const page = params.page ?? 1;
   return {
     accountId: access.accountId,
     inboxIds,
@@ -69,7 +79,6 @@ export function buildMessageQuery(access: AccessContext, params: MessagesParams,
     since: params.since ?? oldest,
     until: params.until,
     sender,
-    offset: (page - 1) * PAGE_SIZE,
-    limit: PAGE_SIZE + 1,
+    ...messagePage(params.page),
   };
 }

@@ -1,5 +1,5 @@
-/** The message-engine seam: one module per engine, each translating a MessageQuery. */
-import type { MessageQuery } from '../message-query.js';
+/** The message-engine seam: one module per engine (index format), each translating a MessageQuery. */
+import type { MessageQuery } from './query.js';
 
 export type EngineName = 'postgres' | 'elasticsearch' | 'opensearch';
 

@@ -1,0 +1,36 @@
+/**
+ * A MessageQuery's filters in the query DSL Elasticsearch and OpenSearch share, for both index
+ * formats: every rule except the words (account, accessible inboxes, searchable types, the
+ * inclusive window, sender). The formats differ only in how `created_at` is held.
+ */
+import type { MessageQuery } from './query.js';
+import { SEARCHABLE_TYPE_NAMES } from './records.js';
+
+/** How an index holds `created_at`: epoch milliseconds (searchdesk) or ISO 8601 text (the help desk). */
+export type TimeFormat = 'epoch_millis' | 'iso';
+
+/**
+ * The filters, with `words` (clauses on the words) before the sender's. Bounds are whole seconds
+ * while the index holds milliseconds: `since` from T.000, `until` up to T.999.
+ */
+export function messageFilters(query: MessageQuery, time: TimeFormat, words: object[] = []): object[] {
+  const at = (ms: number) => (time === 'iso' ? new Date(ms).toISOString() : ms);
+  const filter: object[] = [
+    { term: { account_id: query.accountId } },
+    { terms: { inbox_id: query.inboxIds } },
+    { terms: { message_type: SEARCHABLE_TYPE_NAMES } },
+    {
+      range: {
+        created_at: {
+          gte: at(query.since * 1000),
+          ...(query.until !== undefined ? { lte: at(query.until * 1000 + 999) } : {}),
+          ...(time === 'epoch_millis' ? { format: 'epoch_millis' } : {}),
+        },
+      },
+    },
+    ...words,
+  ];
+  // sender_id as a string: a long field parses it, and ids beyond 2^53 keep their digits.
+  if (query.sender) filter.push({ term: { sender_type: query.sender.type } }, { term: { sender_id: query.sender.id } });
+  return filter;
+}

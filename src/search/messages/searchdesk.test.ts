@@ -1,0 +1,49 @@
+/** The searchdesk-format request, byte for byte: what Elasticsearch and OpenSearch receive. */
+import { describe, expect, it } from 'vitest';
+import type { MessageQuery } from './query.js';
+import { buildSearchdeskQuery } from './searchdesk.js';
+
+const query: MessageQuery = {
+  accountId: 7,
+  inboxIds: [1, 2],
+  words: ['refund', 'order'],
+  text: 'Refund order',
+  since: 1_735_787_045,
+  until: undefined,
+  sender: undefined,
+  offset: 15,
+  limit: 16,
+};
+
+describe('searchdesk request', () => {
+  it('filters on account, inboxes, searchable types, the window and each word prefix, newest first', () => {
+    expect(buildSearchdeskQuery(query)).toEqual({
+      from: 15,
+      size: 16,
+      _source: false,
+      track_total_hits: false,
+      query: {
+        bool: {
+          filter: [
+            { term: { account_id: 7 } },
+            { terms: { inbox_id: [1, 2] } },
+            { terms: { message_type: ['incoming', 'outgoing'] } },
+            { range: { created_at: { gte: 1_735_787_045_000, format: 'epoch_millis' } } },
+            { prefix: { words: { value: 'refund' } } },
+            { prefix: { words: { value: 'order' } } },
+          ],
+        },
+      },
+      sort: [{ created_at: { order: 'desc' } }, { id: { order: 'desc' } }],
+    });
+  });
+
+  it('reaches the last millisecond of until and filters the sender after the words', () => {
+    const filter = buildSearchdeskQuery({ ...query, until: 1_735_873_445, sender: { type: 'Contact', id: '9007199254740993' } })
+      .query.bool.filter;
+    expect(filter[3]).toEqual({
+      range: { created_at: { gte: 1_735_787_045_000, lte: 1_735_873_445_999, format: 'epoch_millis' } },
+    });
+    expect(filter.slice(6)).toEqual([{ term: { sender_type: 'Contact' } }, { term: { sender_id: '9007199254740993' } }]);
+  });
+});

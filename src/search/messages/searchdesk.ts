@@ -1,0 +1,45 @@
+/**
+ * searchdesk's own index format (built by `searchdesk index`, src/indexer/): its search request
+ * and the engine sending it through a SearchClient, Elasticsearch or OpenSearch alike. The engine
+ * only finds ids; records are read from Postgres.
+ */
+import type { SearchClient } from './client.js';
+import type { MessageEngine } from './engine.js';
+import { messageFilters } from './query-dsl.js';
+import type { MessageQuery } from './query.js';
+
+export interface SearchdeskEngineOptions {
+  url: string;
+  index: string;
+  timeoutMs: number;
+}
+
+/** Filters only (no scoring): the query's filters and a prefix clause per word. */
+export function buildSearchdeskQuery(query: MessageQuery) {
+  const words = query.words.map((w) => ({ prefix: { words: { value: w } } }));
+  return {
+    from: query.offset,
+    size: query.limit,
+    _source: false,
+    track_total_hits: false,
+    query: { bool: { filter: messageFilters(query, 'epoch_millis', words) } },
+    // created_at ties are broken by the numeric id (sorting on _id is refused by some servers).
+    sort: [{ created_at: { order: 'desc' as const } }, { id: { order: 'desc' as const } }],
+  };
+}
+
+/** The engine on `index` (the alias `searchdesk index` maintains); it owns `client`. */
+export function createSearchdeskEngine(client: SearchClient, index: string): MessageEngine {
+  return {
+    name: client.kind,
+    label: client.kind,
+    async findIds(query) {
+      return (await client.search(index, buildSearchdeskQuery(query))).hits.map((h) => h.id);
+    },
+    async check() {
+      // GET / is not available on every deployment (e.g. the stripped test server): ask the index.
+      if (!(await client.exists(index))) throw new Error(`index ${index} not found — run \`searchdesk index\``);
+    },
+    close: () => client.close(),
+  };
+}
