@@ -82,7 +82,8 @@ function admit(ctx: RequestContext, route: Route | undefined, hosts: string[], o
 export function createHttpServer(app: App, opts: HttpServerOptions = {}): Server {
   const logger = opts.logger ?? app.deps.logger;
   const served: App = { ...app, deps: withAccessCache(app.deps) };
-  const metrics = opts.metrics ?? createMetrics();
+  const poolStats = app.deps.db.poolStats?.bind(app.deps.db);
+  const metrics = opts.metrics ?? createMetrics({ poolStats });
   const hosts = allowedHosts(app.config);
   const origins = allowedOrigins(app.config);
 

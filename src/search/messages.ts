@@ -7,6 +7,7 @@ import { toPage, type Page, type SearchContext } from './context.js';
 import type { MessageEngine } from './engines/engine.js';
 import { messageFilterClauses } from './engines/postgres.js';
 import { MESSAGES, SearchError } from '../errors.js';
+import { reportEngineFallback } from '../events.js';
 import { MESSAGE_COLUMNS, MESSAGE_JOINS, toMessageRecord, type MessageRow } from './message-records.js';
 import { buildMessageQuery, type MessageQuery } from './message-query.js';
 import type { MessagesParams } from './params.js';
@@ -42,6 +43,7 @@ async function findIds(
   try {
     return { ids: await primary.findIds(query), engine: primary.label };
   } catch (err) {
+    reportEngineFallback(primary.name, err);
     ctx.logger.warn(
       { event: 'engine_fallback', engine: primary.name, reason: (err as Error).name, message: (err as Error).message },
       `${primary.name} failed; answering from Postgres`,
