@@ -1,7 +1,8 @@
 // Writes the README's configuration table and manifest.json's user_config / server env from the
 // settings schema in src/config.ts (through src/config-docs.ts), formatted by prettier.
 // test/config-docs.test.ts fails when README.md or manifest.json drift from the schema.
-// Usage: npm run docs:config
+// Usage: npm run docs:config            (writes)
+//        node scripts/config-docs.mjs --check   (exit 1 when a file is out of step; pack-mcpb.sh runs it)
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,12 +30,24 @@ try {
 
   const format = async (text, filepath) => prettier.format(text, { ...(await prettier.resolveConfig(filepath)), filepath });
 
+  const check = process.argv.includes('--check');
   const readme = readFileSync('README.md', 'utf8');
-  writeFileSync('README.md', await format(docs.withReadmeTable(readme), 'README.md'));
-
-  const manifest = JSON.parse(readFileSync('manifest.json', 'utf8'));
-  writeFileSync('manifest.json', await format(JSON.stringify(docs.withManifestConfig(manifest), null, 2), 'manifest.json'));
-  process.stdout.write('README.md (configuration table) and manifest.json (user_config, server env) written\n');
+  const manifest = readFileSync('manifest.json', 'utf8');
+  const wanted = {
+    'README.md': await format(docs.withReadmeTable(readme), 'README.md'),
+    'manifest.json': await format(JSON.stringify(docs.withManifestConfig(JSON.parse(manifest)), null, 2), 'manifest.json'),
+  };
+  const current = { 'README.md': readme, 'manifest.json': manifest };
+  const stale = Object.keys(wanted).filter((file) => wanted[file] !== current[file]);
+  if (check) {
+    if (stale.length > 0) {
+      process.stderr.write(`${stale.join(' and ')} out of step with src/config.ts: run npm run docs:config\n`);
+      process.exitCode = 1;
+    }
+  } else {
+    for (const file of stale) writeFileSync(file, wanted[file]);
+    process.stdout.write(stale.length ? `written: ${stale.join(', ')}\n` : 'README.md and manifest.json already in step\n');
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
