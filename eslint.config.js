@@ -18,7 +18,28 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-floating-promises': 'error',
+      // Only src/config.ts reads the environment (CONTRIBUTING, Layering).
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through src/config.ts (loadConfig).' },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['process', 'node:process'].map((name) => ({
+            name,
+            importNames: ['env'],
+            message: 'Read configuration through src/config.ts (loadConfig).',
+          })),
+        },
+      ],
     },
+  },
+  {
+    // The config module reads the environment; tests, benchmarks, scripts and tool configs set up
+    // child processes and test services from it.
+    files: ['src/config.ts', 'test/**', 'bench/**', 'scripts/**', '**/*.test.ts', '*.config.*'],
+    rules: { 'no-restricted-properties': 'off', 'no-restricted-imports': 'off' },
   },
   {
     files: ['test/**', 'bench/**', 'scripts/**', '**/*.test.ts'],

@@ -10,6 +10,7 @@ out="$repo/searchdesk-$version.mcpb"
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 
+node scripts/config-docs.mjs --check  # user_config must match the settings schema
 npm run build --silent
 cp -R dist package.json package-lock.json manifest.json README.md "$stage/"
 (cd "$stage" && npm ci --omit=dev --no-audit --no-fund --ignore-scripts >&2)

@@ -3,7 +3,7 @@
  * `searchdesk` — thin: pick the command, run it, exit with an explicit code (0 done, 1 unexpected
  * failure, 2 bad usage or configuration). Commands live in src/commands/.
  */
-import { ConfigError } from './config.js';
+import { ConfigError, processEnv } from './config.js';
 import { EXIT_FAILURE, EXIT_USAGE, printHelp, UsageError, type Command } from './commands/shared.js';
 
 const MAIN_HELP = `Usage: searchdesk [command] [options]
@@ -32,7 +32,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 /** Runs the CLI; returns the exit code. */
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function main(argv: string[], env: NodeJS.ProcessEnv = processEnv()): Promise<number> {
   const [first, ...rest] = argv;
   if (first === '--version' || first === '-v') return printHelp(`${(await import('./app.js')).readVersion()}\n`);
   if (first === '--help' || first === '-h') return printHelp(MAIN_HELP);

@@ -80,4 +80,14 @@ describe('loadConfig (contract §7)', () => {
       'https://b.example',
     ]);
   });
+
+  it('limits HTTP requests per token and per anonymous IP by default; 0 turns a limit off', () => {
+    expect(loadConfig({}).rateLimit).toEqual({ perToken: 12_000, anonymousPerIp: 600 });
+    expect(
+      loadConfig({ SEARCHDESK_RATE_LIMIT_PER_MINUTE: '0', SEARCHDESK_RATE_LIMIT_ANONYMOUS_PER_MINUTE: '30' }).rateLimit,
+    ).toEqual({ perToken: 0, anonymousPerIp: 30 });
+    expect(configError({ SEARCHDESK_RATE_LIMIT_PER_MINUTE: '-1' })).toBe(
+      'invalid configuration: SEARCHDESK_RATE_LIMIT_PER_MINUTE must be an integer between 0 and 10000000',
+    );
+  });
 });

@@ -1,5 +1,11 @@
 /**
- * The one place that reads the environment: env + CLI flags → one typed, validated config.
+ * The one place that reads the environment, and the one annotated schema of searchdesk's settings.
+ *
+ * Each entry of SETTINGS is one environment variable: how it is parsed, its default and meaning
+ * as the README shows them, whether it is a secret (the logger redacts it) and, for the MCP
+ * bundle, its `user_config` field. `loadConfig` turns env + CLI flags into one typed `Config`;
+ * `src/config-docs.ts` renders the README table and the manifest from the same entries
+ * (`npm run docs:config`; test/config-docs.test.ts fails when they drift).
  * Bad configuration is reported as one line and exit code 2 by the CLI (see ConfigError).
  */
 import { homedir } from 'node:os';
@@ -9,6 +15,11 @@ import { z } from 'zod';
 /** Thrown for invalid configuration; `message` is one line, safe to print. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/** The process environment. Nothing else in src/ reads `process.env` (eslint enforces it). */
+export function processEnv(): Record<string, string | undefined> {
+  return process.env;
 }
 
 /**
@@ -35,61 +46,182 @@ const intString = (name: string, min: number, max: number, fallback: number) =>
     })
     .transform((v) => (v === undefined ? fallback : Number(v)));
 
-/** Environment variables searchdesk understands, with their meaning. */
-const envSchema = z.object({
-  /** Postgres connection string; unset ⇒ the embedded database with demo data. Secret. */
-  DATABASE_URL: optionalString,
-  /** Elasticsearch base URL; set ⇒ message search uses Elasticsearch. */
-  ELASTICSEARCH_URL: urlString('ELASTICSEARCH_URL'),
-  /** Elasticsearch index (or alias) holding messages. */
-  ELASTICSEARCH_INDEX: optionalString,
-  /** OpenSearch base URL; set ⇒ message search uses OpenSearch. */
-  OPENSEARCH_URL: urlString('OPENSEARCH_URL'),
-  /** OpenSearch index (or alias) holding messages. */
-  OPENSEARCH_INDEX: optionalString,
-  /** `searchdesk` (our own index) or `searchkick` (the help desk's own index, read-only). */
-  SEARCHDESK_INDEX_FORMAT: z.enum(['searchdesk', 'searchkick']).default('searchdesk'),
-  /** Access token of the caller for the stdio transport. Secret. */
-  SEARCHDESK_ACCESS_TOKEN: optionalString,
-  /** Default account for MCP tools when `account_id` is omitted. */
-  SEARCHDESK_ACCOUNT_ID: optionalString.refine(
-    (v) => v === undefined || (/^[1-9]\d*$/.test(v) && Number.isSafeInteger(Number(v))),
-    {
-      message: 'SEARCHDESK_ACCOUNT_ID must be a positive integer',
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** One environment variable: its parser and the annotations the docs, manifest and logger use. */
+export interface Setting {
+  /** Parses the raw value (a string or undefined) into what `toConfig` reads. */
+  parse: z.ZodType;
+  /** README: the default, in Markdown. */
+  default: string;
+  /** README: the meaning, in Markdown (no `|`). */
+  doc: string;
+  /** The `serve` flag that overrides the variable. */
+  flag?: `--${string}`;
+  /** A secret: never logged. The logger redacts the variable's name and `configKey` wherever they appear. */
+  secret?: { configKey: keyof Config };
+  /** A field of the MCP bundle's `user_config`, passed to the server as this variable. */
+  bundle?: { key: string; title: string; description: string };
+}
+
+/** Environment variables searchdesk understands, in the README's order. */
+export const SETTINGS = {
+  DATABASE_URL: {
+    parse: optionalString,
+    default: 'unset ⇒ embedded demo database',
+    doc: "the help desk's Postgres (a read-only role is enough)",
+    secret: { configKey: 'databaseUrl' },
+    bundle: {
+      key: 'database_url',
+      title: 'Database URL',
+      description:
+        'PostgreSQL connection string of the help desk (a read-only role is enough). Leave empty to use the built-in demo help desk.',
     },
-  ),
-  /** Directory of the embedded database. */
-  SEARCHDESK_DATA_DIR: optionalString,
-  /** Interface the HTTP server binds. */
-  HOST: optionalString,
-  /** Port of the HTTP server. */
-  PORT: intString('PORT', 0, 65535, 3000),
-  /** Comma-separated extra Host names the HTTP server answers to (behind a proxy, in a container). */
-  SEARCHDESK_ALLOWED_HOSTS: optionalString,
-  /** Comma-separated Origins allowed to call the HTTP server (requests without Origin are always allowed). */
-  SEARCHDESK_ALLOWED_ORIGINS: optionalString,
-  /** Context budget of one MCP tool result, in characters. */
-  SEARCHDESK_MAX_RESULT_CHARS: intString('SEARCHDESK_MAX_RESULT_CHARS', 1000, 10_000_000, 60_000),
-  /** `flag` (message search needs the account's advanced_search flag) or `all`. */
-  SEARCHDESK_MESSAGE_SEARCH: z.enum(['flag', 'all']).default('flag'),
-  /** Statement timeout of search queries, in milliseconds. */
-  SEARCHDESK_STATEMENT_TIMEOUT_MS: intString('SEARCHDESK_STATEMENT_TIMEOUT_MS', 100, 600_000, 5_000),
-  /** Request timeout towards Elasticsearch/OpenSearch before falling back to Postgres, in milliseconds. */
-  SEARCHDESK_ENGINE_TIMEOUT_MS: intString('SEARCHDESK_ENGINE_TIMEOUT_MS', 50, 120_000, 2_000),
-  /** Maximum Postgres connections of the pool. */
-  SEARCHDESK_PG_POOL_SIZE: intString('SEARCHDESK_PG_POOL_SIZE', 1, 200, 10),
-  /** pino log level. */
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
+  },
+  SEARCHDESK_DATA_DIR: {
+    parse: optionalString,
+    default: '`~/.searchdesk/data`',
+    doc: 'where the embedded database lives',
+  },
+  ELASTICSEARCH_URL: {
+    parse: urlString('ELASTICSEARCH_URL'),
+    default: 'unset',
+    doc: 'message search on Elasticsearch 8.x/9.x',
+    bundle: {
+      key: 'elasticsearch_url',
+      title: 'Elasticsearch URL',
+      description:
+        'Optional. Elasticsearch holding the message index built by `searchdesk index`. Empty: messages are searched in Postgres.',
+    },
+  },
+  ELASTICSEARCH_INDEX: {
+    parse: optionalString,
+    default: '`searchdesk_messages`',
+    doc: 'index alias (`messages_production` with `searchkick`)',
+  },
+  OPENSEARCH_URL: {
+    parse: urlString('OPENSEARCH_URL'),
+    default: 'unset',
+    doc: 'message search on OpenSearch 2.x/3.x (not together with `ELASTICSEARCH_URL`)',
+  },
+  OPENSEARCH_INDEX: {
+    parse: optionalString,
+    default: '`searchdesk_messages`',
+    doc: 'index alias (`messages_production` with `searchkick`)',
+  },
+  SEARCHDESK_INDEX_FORMAT: {
+    parse: z.enum(['searchdesk', 'searchkick']).default('searchdesk'),
+    default: '`searchdesk`',
+    doc: "`searchdesk` (own index) or `searchkick` (the help desk's own index, read-only)",
+  },
+  SEARCHDESK_ACCESS_TOKEN: {
+    parse: optionalString,
+    default: 'unset',
+    doc: 'the caller over stdio',
+    secret: { configKey: 'accessToken' },
+    bundle: {
+      key: 'access_token',
+      title: 'Access token',
+      description: 'The api_access_token of your help-desk user (Profile settings). Not needed for the demo help desk.',
+    },
+  },
+  SEARCHDESK_ACCOUNT_ID: {
+    parse: optionalString.refine((v) => v === undefined || (/^[1-9]\d*$/.test(v) && Number.isSafeInteger(Number(v))), {
+      message: 'SEARCHDESK_ACCOUNT_ID must be a positive integer',
+    }),
+    default: 'unset',
+    doc: 'default account when a tool call has no `account_id`',
+    bundle: {
+      key: 'account_id',
+      title: 'Default account id',
+      description:
+        'Optional. The account to search when a tool call does not name one (needed only if you belong to several accounts).',
+    },
+  },
+  HOST: {
+    parse: optionalString,
+    flag: '--host',
+    default: '`127.0.0.1`',
+    doc: 'interface the HTTP server binds',
+  },
+  PORT: {
+    parse: intString('PORT', 0, 65535, 3000),
+    flag: '--port',
+    default: '`3000`',
+    doc: 'HTTP port (`0` = any free port)',
+  },
+  SEARCHDESK_ALLOWED_ORIGINS: {
+    parse: optionalString,
+    default: 'loopback origins',
+    doc: 'comma-separated browser Origins allowed on the HTTP server',
+  },
+  SEARCHDESK_ALLOWED_HOSTS: {
+    parse: optionalString,
+    default: 'loopback and `HOST`',
+    doc: 'extra `Host` names the HTTP server answers to (behind a proxy, in a container)',
+  },
+  SEARCHDESK_RATE_LIMIT_PER_MINUTE: {
+    parse: intString('SEARCHDESK_RATE_LIMIT_PER_MINUTE', 0, 10_000_000, 12_000),
+    default: '`12000`',
+    doc: 'HTTP requests (REST and `/mcp`) per minute per access token; over it: 429 with `Retry-After`; `0` = no limit',
+  },
+  SEARCHDESK_RATE_LIMIT_ANONYMOUS_PER_MINUTE: {
+    parse: intString('SEARCHDESK_RATE_LIMIT_ANONYMOUS_PER_MINUTE', 0, 10_000_000, 600),
+    default: '`600`',
+    doc: 'the same for requests without a token, per client IP address; `0` = no limit',
+  },
+  SEARCHDESK_MAX_RESULT_CHARS: {
+    parse: intString('SEARCHDESK_MAX_RESULT_CHARS', 1000, 10_000_000, 60_000),
+    default: '`60000`',
+    doc: 'context budget of one tool result',
+  },
+  SEARCHDESK_MESSAGE_SEARCH: {
+    parse: z.enum(['flag', 'all']).default('flag'),
+    default: '`flag`',
+    doc: "`flag`: needs the account's `advanced_search` flag; `all`: every account",
+  },
+  SEARCHDESK_STATEMENT_TIMEOUT_MS: {
+    parse: intString('SEARCHDESK_STATEMENT_TIMEOUT_MS', 100, 600_000, 5_000),
+    default: '`5000`',
+    doc: 'Postgres statement timeout of a search',
+  },
+  SEARCHDESK_ENGINE_TIMEOUT_MS: {
+    parse: intString('SEARCHDESK_ENGINE_TIMEOUT_MS', 50, 120_000, 2_000),
+    default: '`2000`',
+    doc: 'search-engine request timeout before falling back to Postgres',
+  },
+  SEARCHDESK_PG_POOL_SIZE: {
+    parse: intString('SEARCHDESK_PG_POOL_SIZE', 1, 200, 10),
+    default: '`10`',
+    doc: 'Postgres connections',
+  },
+  LOG_LEVEL: {
+    parse: z.enum(LOG_LEVELS).default('info'),
+    default: '`info`',
+    doc: 'pino level; logs are JSON lines on stderr',
+  },
+} satisfies Record<string, Setting>;
+
+export type SettingName = keyof typeof SETTINGS;
 
 /** Names of environment variables holding secrets: never logged, never echoed. */
-export const SECRET_ENV = ['DATABASE_URL', 'SEARCHDESK_ACCESS_TOKEN'] as const;
+export const SECRET_ENV = (Object.keys(SETTINGS) as SettingName[]).filter(
+  (name) => (SETTINGS[name] as Setting).secret !== undefined,
+);
+
+type Env = { [K in SettingName]: z.output<(typeof SETTINGS)[K]['parse']> };
+
+const envSchema = z.object(
+  Object.fromEntries(Object.entries(SETTINGS).map(([name, s]) => [name, s.parse])) as {
+    [K in SettingName]: (typeof SETTINGS)[K]['parse'];
+  },
+);
 
 export type MessageEngineConfig =
   | { kind: 'postgres' }
   | { kind: 'elasticsearch' | 'opensearch'; url: string; index: string; format: 'searchdesk' | 'searchkick' };
 
-/** The validated configuration every module receives. */
+/** The validated configuration every module receives (the output of the schema). */
 export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
@@ -101,12 +233,14 @@ export interface Config {
   allowedOrigins: string[];
   /** Host names accepted in the Host header besides loopback and the bound host. */
   allowedHosts: string[];
+  /** Requests per minute on REST and /mcp; 0 = no limit (src/http/rate-limit.ts). */
+  rateLimit: { perToken: number; anonymousPerIp: number };
   maxResultChars: number;
   messageSearch: 'flag' | 'all';
   statementTimeoutMs: number;
   engineTimeoutMs: number;
   pgPoolSize: number;
-  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  logLevel: (typeof LOG_LEVELS)[number];
 }
 
 function splitList(value: string | undefined): string[] {
@@ -116,16 +250,7 @@ function splitList(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
-/** Builds the config from environment variables (and CLI flags already merged into `env`). */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const key = issue?.path.join('.') ?? 'configuration';
-    const msg = issue?.code === 'invalid_value' ? `${key} must be one of ${issue.values.join(', ')}` : issue?.message;
-    throw new ConfigError(`invalid configuration: ${msg ?? key}`);
-  }
-  const e = parsed.data;
+function toConfig(e: Env): Config {
   if (e.ELASTICSEARCH_URL && e.OPENSEARCH_URL) {
     throw new ConfigError('invalid configuration: set ELASTICSEARCH_URL or OPENSEARCH_URL, not both');
   }
@@ -156,6 +281,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     allowedOrigins: splitList(e.SEARCHDESK_ALLOWED_ORIGINS),
     allowedHosts: splitList(e.SEARCHDESK_ALLOWED_HOSTS).map((h) => h.toLowerCase()),
+    rateLimit: {
+      perToken: e.SEARCHDESK_RATE_LIMIT_PER_MINUTE,
+      anonymousPerIp: e.SEARCHDESK_RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+    },
     maxResultChars: e.SEARCHDESK_MAX_RESULT_CHARS,
     messageSearch: e.SEARCHDESK_MESSAGE_SEARCH,
     statementTimeoutMs: e.SEARCHDESK_STATEMENT_TIMEOUT_MS,
@@ -163,4 +292,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pgPoolSize: e.SEARCHDESK_PG_POOL_SIZE,
     logLevel: e.LOG_LEVEL,
   };
+}
+
+/** Builds the config from environment variables (and CLI flags already merged into `env`). */
+export function loadConfig(env: Record<string, string | undefined> = processEnv()): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = issue?.path.join('.') ?? 'configuration';
+    const msg = issue?.code === 'invalid_value' ? `${key} must be one of ${issue.values.join(', ')}` : issue?.message;
+    throw new ConfigError(`invalid configuration: ${msg ?? key}`);
+  }
+  return toConfig(parsed.data as Env);
+}
+
+/**
+ * Log redaction paths of the secret settings: the variable (an env object logged) and its Config
+ * key (a config logged), at the top level and one level down.
+ */
+export function secretRedactPaths(): string[] {
+  return SECRET_ENV.flatMap((name) => {
+    const key = (SETTINGS[name] as Setting).secret!.configKey;
+    return [name, `*.${name}`, key, `*.${key}`];
+  });
 }

@@ -8,6 +8,7 @@
  * shutdown, or on an uncaught exception — and by flushLogger().
  */
 import { pino, type Logger } from 'pino';
+import { secretRedactPaths } from './config.js';
 
 export type { Logger };
 
@@ -23,11 +24,10 @@ export function asyncDestination(dest: number | string = 2): AsyncDestination {
   return pino.destination({ dest, sync: false, minLength: 0 });
 }
 
-const REDACT = [
+/** Where a caller's token may sit in a logged object (request headers, auth results). */
+const TOKEN_PATHS = [
   'token',
   '*.token',
-  'accessToken',
-  '*.accessToken',
   'api_access_token',
   '*.api_access_token',
   'authorization',
@@ -36,16 +36,15 @@ const REDACT = [
   'headers.api_access_token',
   'req.headers.authorization',
   'req.headers.api_access_token',
-  'databaseUrl',
-  '*.databaseUrl',
-  'DATABASE_URL',
-  'SEARCHDESK_ACCESS_TOKEN',
 ];
+
+/** Token paths plus the secret settings of the schema (their variables and Config keys). */
+export const REDACT_PATHS: readonly string[] = [...new Set([...TOKEN_PATHS, ...secretRedactPaths()])];
 
 /** Creates the process logger; `destination` defaults to an asynchronous stderr (fd 2). */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   const dest = destination ?? asyncDestination(2);
-  const logger = pino({ level, base: { name: 'searchdesk' }, redact: { paths: REDACT, censor: '[redacted]' } }, dest);
+  const logger = pino({ level, base: { name: 'searchdesk' }, redact: { paths: [...REDACT_PATHS], censor: '[redacted]' } }, dest);
   if (destination === undefined) destinations.set(logger, dest as AsyncDestination);
   return logger;
 }

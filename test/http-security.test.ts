@@ -1,6 +1,7 @@
 /** Host/Origin rules and the metrics text format as pure functions. */
 import { describe, expect, it } from 'vitest';
-import { Counter, createMetrics, Histogram } from '../src/http/metrics.js';
+import { reportEngineFallback } from '../src/events.js';
+import { createMetrics } from '../src/http/metrics.js';
 import { allowedHosts, allowedOrigins, isHostAllowed, isOriginAllowed } from '../src/http/security.js';
 
 describe('allowedHosts', () => {
@@ -74,33 +75,65 @@ describe('isOriginAllowed', () => {
 });
 
 describe('metrics text format', () => {
-  it('renders counters with escaped label values', () => {
-    const c = new Counter('x_total', 'help');
-    c.inc({ route: 'a"b\\c\nd' }, 2);
-    expect(c.render()).toEqual(['# HELP x_total help', '# TYPE x_total counter', 'x_total{route="a\\"b\\\\c\\nd"} 2']);
-  });
-
-  it('renders cumulative histogram buckets, sum and count', () => {
-    const h = new Histogram('lat_seconds', 'help', [0.1, 1]);
-    h.observe({ r: 'x' }, 0.05);
-    h.observe({ r: 'x' }, 0.5);
-    h.observe({ r: 'x' }, 5);
-    expect(h.render().slice(2)).toEqual([
-      'lat_seconds_bucket{r="x",le="0.1"} 1',
-      'lat_seconds_bucket{r="x",le="1"} 2',
-      'lat_seconds_bucket{r="x",le="+Inf"} 3',
-      'lat_seconds_sum{r="x"} 5.55',
-      'lat_seconds_count{r="x"} 3',
-    ]);
-  });
-
-  it('exposes request and tool metrics in one document', () => {
+  it('exposes request, error and tool metrics in one document, label values escaped', async () => {
     const m = createMetrics();
     m.observeRequest('/mcp', 200, 0.01);
     m.observeToolCall('search_all', 'ok', 0.02);
-    const text = m.render();
+    m.observeRequestError('a"b\\c\nd', 'query_timeout');
+    const text = await m.render();
     expect(text).toContain('searchdesk_http_requests_total{route="/mcp",status="200"} 1');
     expect(text).toContain('searchdesk_tool_calls_total{tool="search_all",status="ok"} 1');
+    expect(text).toContain('searchdesk_http_errors_total{route="a\\"b\\\\c\\nd",code="query_timeout"} 1');
     expect(text.endsWith('\n')).toBe(true);
+  });
+
+  it('renders cumulative histogram buckets, sum and count', async () => {
+    const m = createMetrics();
+    for (const s of [0.004, 0.5, 20]) m.observeToolCall('search_all', 'ok', s);
+    const lines = (await m.render()).split('\n').filter((l) => l.startsWith('searchdesk_tool_call_duration_seconds'));
+    const bucket = (le: string) => lines.find((l) => l.includes(`le="${le}"`))?.split(' ')[1];
+    expect([bucket('0.005'), bucket('0.25'), bucket('0.5'), bucket('10'), bucket('+Inf')]).toEqual(['1', '1', '2', '2', '3']);
+    expect(lines).toContain('searchdesk_tool_call_duration_seconds_sum{tool="search_all",status="ok"} 20.504');
+    expect(lines).toContain('searchdesk_tool_call_duration_seconds_count{tool="search_all",status="ok"} 3');
+  });
+
+  it('has the process, GC and event-loop metrics operators expect', async () => {
+    const text = await createMetrics().render();
+    for (const name of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_p99_seconds',
+      'nodejs_gc_duration_seconds',
+      'searchdesk_engine_fallbacks_total',
+    ])
+      expect(text).toMatch(new RegExp(`^# TYPE ${name} `, 'm'));
+  });
+
+  it('reports the Postgres pool when there is one', async () => {
+    const withPool = await createMetrics({ poolStats: () => ({ total: 4, idle: 1, waiting: 2, max: 10 }) }).render();
+    expect(withPool).toContain('searchdesk_pg_pool_connections{state="busy"} 3');
+    expect(withPool).toContain('searchdesk_pg_pool_connections{state="idle"} 1');
+    expect(withPool).toContain('searchdesk_pg_pool_waiting 2');
+    expect(withPool).toContain('searchdesk_pg_pool_max_connections 10');
+    expect(await createMetrics().render()).not.toContain('searchdesk_pg_pool');
+  });
+
+  it('counts engine fallbacks by engine and reason, timeouts apart', async () => {
+    const m = createMetrics();
+    const before = await m.render();
+    const count = (text: string, reason: string) =>
+      Number(
+        new RegExp(`^searchdesk_engine_fallbacks_total\\{engine="elasticsearch",reason="${reason}"\\} (\\d+)$`, 'm').exec(
+          text,
+        )?.[1] ?? 0,
+      );
+    const timeout = Object.assign(new Error('Request timed out'), { name: 'TimeoutError' });
+    reportEngineFallback('elasticsearch', timeout);
+    reportEngineFallback('elasticsearch', Object.assign(new Error('connect ECONNREFUSED'), { name: 'ConnectionError' }));
+    reportEngineFallback('elasticsearch', timeout);
+    const after = await m.render();
+    expect(count(after, 'timeout') - count(before, 'timeout')).toBe(2);
+    expect(count(after, 'error') - count(before, 'error')).toBe(1);
   });
 });

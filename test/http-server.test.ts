@@ -2,6 +2,8 @@
  * The built CLI's HTTP server: Host/Origin checks, body limits, methods, probes, metrics, request
  * logs, and failure behaviour (Postgres unreachable, Elasticsearch unreachable, a server-side bug).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
@@ -173,8 +175,23 @@ describe('probes and metrics', () => {
     expect(text).toMatch(/^searchdesk_http_requests_total\{route="\/mcp",status="200"\} [1-9]/m);
     expect(text).toMatch(/^searchdesk_tool_calls_total\{tool="search_contacts",status="ok"\} 1$/m);
     expect(text).toMatch(/^searchdesk_tool_calls_total\{tool="search_contacts",status="invalid_params"\} 1$/m);
-    expect(text).toMatch(/^searchdesk_http_request_duration_seconds_bucket\{route="\/mcp",status="200",le="\+Inf"\} [1-9]/m);
+    // Label order carries no meaning in Prometheus (prom-client puts `le` first).
+    expect(text).toMatch(
+      /^searchdesk_http_request_duration_seconds_bucket\{(?=[^}]*route="\/mcp")(?=[^}]*status="200")(?=[^}]*le="\+Inf")[^}]*\} [1-9]/m,
+    );
     expect(text).toMatch(/^# TYPE searchdesk_tool_call_duration_seconds histogram$/m);
+  });
+
+  it('/metrics has the Postgres pool and the process, GC and event-loop metrics', async () => {
+    await fetch(server.url + restPath(), { headers: { api_access_token: f.admin } });
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(text).toMatch(/^searchdesk_pg_pool_max_connections 10$/m);
+    expect(text).toMatch(/^searchdesk_pg_pool_connections\{state="idle"\} [1-9]/m);
+    expect(text).toMatch(/^searchdesk_pg_pool_connections\{state="busy"\} \d+$/m);
+    expect(text).toMatch(/^searchdesk_pg_pool_waiting \d+$/m);
+    expect(text).toMatch(/^process_resident_memory_bytes [1-9]/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds /m);
+    expect(text).toMatch(/^# TYPE nodejs_gc_duration_seconds histogram$/m);
   });
 
   it('logs one line per request with route, status, account, counts and engine — never the token', async () => {
@@ -233,8 +250,33 @@ describe('failures (contract §8)', () => {
       expect(r._meta).toMatchObject({ engine: 'postgres-fallback' });
       expect(r.structuredContent).toEqual(await rest.json());
       await client.close();
+      const metrics = await (await fetch(`${es.url}/metrics`)).text();
+      expect(metrics).toMatch(/^searchdesk_engine_fallbacks_total\{engine="elasticsearch",reason="error"\} 2$/m);
     } finally {
       await es.stop();
+    }
+  });
+
+  it('counts a search engine that does not answer in time as a fallback by timeout', async () => {
+    const silent = createServer(() => undefined); // accepts, never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const es = await startHttp(
+      cliEnv({
+        DATABASE_URL: t.url,
+        ELASTICSEARCH_URL: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        SEARCHDESK_ENGINE_TIMEOUT_MS: '100',
+      }),
+    );
+    try {
+      const rest = await fetch(`${es.url}${restPath('messages', 'fallback')}`, { headers: { api_access_token: f.admin } });
+      expect(rest.status).toBe(200);
+      const metrics = await (await fetch(`${es.url}/metrics`)).text();
+      expect(metrics).toMatch(/^searchdesk_engine_fallbacks_total\{engine="elasticsearch",reason="timeout"\} 1$/m);
+      expect(metrics).not.toMatch(/^searchdesk_engine_fallbacks_total\{[^}]*reason="error"/m);
+    } finally {
+      await es.stop();
+      silent.closeAllConnections();
+      silent.close();
     }
   });
 

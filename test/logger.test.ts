@@ -79,3 +79,23 @@ describe('asynchronous logger: no line lost at the end', () => {
     ).toHaveLength(LINES);
   });
 });
+
+describe('redaction generated from the settings schema', () => {
+  it('never writes a secret setting, logged as a variable or as a config field', async () => {
+    const { createLogger } = await import('../src/logger.js');
+    const { loadConfig, SECRET_ENV } = await import('../src/config.js');
+    expect(SECRET_ENV).toEqual(expect.arrayContaining(['DATABASE_URL', 'SEARCHDESK_ACCESS_TOKEN']));
+    const env = { DATABASE_URL: 'postgres://u:pg-secret@db/helpdesk', SEARCHDESK_ACCESS_TOKEN: 'stdio-secret', PORT: '8080' };
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
+    logger.info(env, 'env at top level');
+    logger.info({ env }, 'env one level down');
+    logger.info({ config: loadConfig(env) }, 'config');
+    logger.info(loadConfig(env), 'config at top level');
+    const out = lines.join('');
+    expect(lines).toHaveLength(4);
+    expect(out).not.toContain('pg-secret');
+    expect(out).not.toContain('stdio-secret');
+    expect(out).toContain('8080'); // only secrets are hidden
+  });
+});

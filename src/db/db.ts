@@ -16,6 +16,18 @@ export interface Db {
   ping(): Promise<void>;
   close(): Promise<void>;
   readonly kind: 'pg' | 'pglite';
+  /** The connection pool's state (server Postgres only), for the metrics. */
+  poolStats?(): PoolStats;
+}
+
+export interface PoolStats {
+  /** Open connections, idle or busy. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  /** The pool's size (SEARCHDESK_PG_POOL_SIZE). */
+  max: number;
 }
 
 /** Builds `{ text, values }` while appending values and handing back their placeholders. */

@@ -97,6 +97,7 @@ export function createPgDb(opts: PgDbOptions): Db {
     async close() {
       await pool.end();
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: opts.poolSize }),
   };
   return db;
 }

@@ -1,95 +1,15 @@
 /**
- * A small Prometheus registry (text format 0.0.4): counters and histograms with labels. Enough
- * for request and tool-call metrics without a dependency. Label values are route templates and
- * codes, never raw paths, so cardinality stays bounded.
+ * The HTTP server's Prometheus metrics, on prom-client: requests, errors and tool calls by route
+ * or tool; the process, GC and event-loop metrics operators expect (prom-client's defaults);
+ * the Postgres pool; search-engine fallbacks; rate-limited requests. Label values are route
+ * templates, tool names and codes, never raw paths or tokens, so cardinality stays bounded.
+ * Loaded only with the HTTP server (stdio never loads prom-client).
  */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { PoolStats } from '../db/db.js';
+import { onEngineFallback } from '../events.js';
 
-export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
-
-type Labels = Record<string, string>;
-
-function escapeLabel(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
-}
-
-function formatLabels(labels: Labels, extra: Labels = {}): string {
-  const all = { ...labels, ...extra };
-  const parts = Object.entries(all).map(([k, v]) => `${k}="${escapeLabel(v)}"`);
-  return parts.length ? `{${parts.join(',')}}` : '';
-}
-
-/** Series keyed by their label values, in first-seen order. */
-class Family<T> {
-  private readonly series = new Map<string, { labels: Labels; value: T }>();
-  constructor(private readonly init: () => T) {}
-
-  get(labels: Labels): T {
-    const key = JSON.stringify(labels);
-    let entry = this.series.get(key);
-    if (!entry) {
-      entry = { labels, value: this.init() };
-      this.series.set(key, entry);
-    }
-    return entry.value;
-  }
-
-  entries() {
-    return [...this.series.values()];
-  }
-}
-
-export class Counter {
-  private readonly family = new Family(() => ({ n: 0 }));
-  constructor(
-    readonly name: string,
-    readonly help: string,
-  ) {}
-
-  inc(labels: Labels, by = 1): void {
-    this.family.get(labels).n += by;
-  }
-
-  render(): string[] {
-    return [
-      `# HELP ${this.name} ${this.help}`,
-      `# TYPE ${this.name} counter`,
-      ...this.family.entries().map(({ labels, value }) => `${this.name}${formatLabels(labels)} ${value.n}`),
-    ];
-  }
-}
-
-export class Histogram {
-  private readonly family: Family<{ counts: number[]; sum: number; count: number }>;
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    readonly buckets: readonly number[] = LATENCY_BUCKETS,
-  ) {
-    this.family = new Family(() => ({ counts: buckets.map(() => 0), sum: 0, count: 0 }));
-  }
-
-  observe(labels: Labels, value: number): void {
-    const series = this.family.get(labels);
-    this.buckets.forEach((le, i) => {
-      if (value <= le) series.counts[i] = (series.counts[i] ?? 0) + 1;
-    });
-    series.sum += value;
-    series.count += 1;
-  }
-
-  render(): string[] {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
-    for (const { labels, value } of this.family.entries()) {
-      this.buckets.forEach((le, i) =>
-        lines.push(`${this.name}_bucket${formatLabels(labels, { le: String(le) })} ${value.counts[i] ?? 0}`),
-      );
-      lines.push(`${this.name}_bucket${formatLabels(labels, { le: '+Inf' })} ${value.count}`);
-      lines.push(`${this.name}_sum${formatLabels(labels)} ${value.sum}`);
-      lines.push(`${this.name}_count${formatLabels(labels)} ${value.count}`);
-    }
-    return lines;
-  }
-}
+export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** The HTTP server's metrics. */
 export interface Metrics {
@@ -97,17 +17,114 @@ export interface Metrics {
   observeToolCall(tool: string, status: string, seconds: number): void;
   /** A route that failed, by error code (e.g. `query_timeout` apart from `backend_unavailable`, both 503). */
   observeRequestError(route: string, code: string): void;
-  render(): string;
+  /** A request refused with 429, by what it was counted against (`token` or anonymous `ip`). */
+  observeRateLimited(route: string, by: 'token' | 'ip'): void;
+  /** The exposition text (format 0.0.4). */
+  render(): Promise<string>;
 }
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
-export function createMetrics(): Metrics {
-  const requests = new Counter('searchdesk_http_requests_total', 'HTTP requests by route and status.');
-  const requestSeconds = new Histogram('searchdesk_http_request_duration_seconds', 'HTTP request latency by route and status.');
-  const tools = new Counter('searchdesk_tool_calls_total', 'MCP tool calls by tool and status (ok or an error code).');
-  const toolSeconds = new Histogram('searchdesk_tool_call_duration_seconds', 'MCP tool call latency by tool and status.');
-  const errors = new Counter('searchdesk_http_errors_total', 'HTTP requests that failed, by route and error code.');
+export interface MetricsOptions {
+  /** The Postgres pool's state, read at each scrape (absent on the embedded database). */
+  poolStats?: () => PoolStats;
+}
+
+let processRegistry: Registry | undefined;
+
+/**
+ * Facts of the process rather than of one server, registered once per process: prom-client's
+ * default metrics (CPU, memory, handles, GC, event-loop lag) and search-engine fallbacks.
+ */
+function processMetrics(): Registry {
+  if (processRegistry) return processRegistry;
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const fallbacks = new Counter({
+    name: 'searchdesk_engine_fallbacks_total',
+    help: 'Message searches answered by Postgres because the search engine failed (reason error) or timed out (reason timeout).',
+    labelNames: ['engine', 'reason'],
+    registers: [registry],
+  });
+  onEngineFallback((e) => fallbacks.inc({ engine: e.engine, reason: e.reason }));
+  processRegistry = registry;
+  return registry;
+}
+
+function poolGauges(registry: Registry, poolStats: () => PoolStats): void {
+  new Gauge({
+    name: 'searchdesk_pg_pool_connections',
+    help: 'Open Postgres connections of the pool, by state.',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const s = poolStats();
+      this.set({ state: 'busy' }, s.total - s.idle);
+      this.set({ state: 'idle' }, s.idle);
+    },
+  });
+  new Gauge({
+    name: 'searchdesk_pg_pool_waiting',
+    help: 'Queries waiting for a free Postgres connection.',
+    registers: [registry],
+    collect() {
+      this.set(poolStats().waiting);
+    },
+  });
+  new Gauge({
+    name: 'searchdesk_pg_pool_max_connections',
+    help: 'Size of the Postgres pool (SEARCHDESK_PG_POOL_SIZE).',
+    registers: [registry],
+    collect() {
+      this.set(poolStats().max);
+    },
+  });
+}
+
+export function createMetrics(opts: MetricsOptions = {}): Metrics {
+  const shared = processMetrics();
+  const registry = new Registry();
+  const registers = [registry];
+  const requests = new Counter({
+    name: 'searchdesk_http_requests_total',
+    help: 'HTTP requests by route and status.',
+    labelNames: ['route', 'status'],
+    registers,
+  });
+  const requestSeconds = new Histogram({
+    name: 'searchdesk_http_request_duration_seconds',
+    help: 'HTTP request latency by route and status.',
+    labelNames: ['route', 'status'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const errors = new Counter({
+    name: 'searchdesk_http_errors_total',
+    help: 'HTTP requests that failed, by route and error code.',
+    labelNames: ['route', 'code'],
+    registers,
+  });
+  const rateLimited = new Counter({
+    name: 'searchdesk_http_rate_limited_total',
+    help: 'HTTP requests refused with 429 by the rate limit, by route and key (token, or ip for requests without a token).',
+    labelNames: ['route', 'key'],
+    registers,
+  });
+  const tools = new Counter({
+    name: 'searchdesk_tool_calls_total',
+    help: 'MCP tool calls by tool and status (ok or an error code).',
+    labelNames: ['tool', 'status'],
+    registers,
+  });
+  const toolSeconds = new Histogram({
+    name: 'searchdesk_tool_call_duration_seconds',
+    help: 'MCP tool call latency by tool and status.',
+    labelNames: ['tool', 'status'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  if (opts.poolStats) poolGauges(registry, opts.poolStats);
+
   return {
     observeRequest(route, status, seconds) {
       const labels = { route, status: String(status) };
@@ -122,9 +139,12 @@ export function createMetrics(): Metrics {
     observeRequestError(route, code) {
       errors.inc({ route, code });
     },
-    render: () =>
-      [...requests.render(), ...requestSeconds.render(), ...errors.render(), ...tools.render(), ...toolSeconds.render()].join(
-        '\n',
-      ) + '\n',
+    observeRateLimited(route, by) {
+      rateLimited.inc({ route, key: by });
+    },
+    async render() {
+      const [own, processWide] = await Promise.all([registry.metrics(), shared.metrics()]);
+      return `${own}\n${processWide}`;
+    },
   };
 }

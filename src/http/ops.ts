@@ -40,9 +40,8 @@ export const handleReadyz: Handler = async ({ app, res, log }) => {
   sendJson(res, ready ? 200 : 503, { status: ready ? 'ok' : 'unavailable', checks });
 };
 
-export const handleMetrics: Handler = ({ res, metrics }) => {
-  const text = metrics.render();
+export const handleMetrics: Handler = async ({ res, metrics }) => {
+  const text = await metrics.render();
   res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'content-length': Buffer.byteLength(text) });
   res.end(text);
-  return Promise.resolve();
 };

@@ -1,6 +1,7 @@
 /**
- * The HTTP server (node:http, no framework): routing, Host/Origin checks, one log line and one
- * metrics observation per request, and the one error handler for everything a route throws.
+ * The HTTP server (node:http, no framework): routing, Host/Origin checks, the rate limit, one log
+ * line and one metrics observation per request, and the one error handler for everything a route
+ * throws.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -13,7 +14,8 @@ import type { Handler, RequestContext } from './context.js';
 import { handleMcp } from './mcp.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { handleHealthz, handleMetrics, handleReadyz } from './ops.js';
-import { sendError, sendJson } from './respond.js';
+import { createRateLimiter, type RateLimiter } from './rate-limit.js';
+import { sendError, sendJson, sendJsonRpcError } from './respond.js';
 import { matchRestRoute } from './rest.js';
 import { allowedHosts, allowedOrigins, isHostAllowed, isOriginAllowed, setCorsHeaders } from './security.js';
 
@@ -23,7 +25,7 @@ interface Route {
   handler: Handler;
   /**
    * Probes and scrapers address the server by whatever name or IP they use, and these answers
-   * hold no account data, so they skip the Host check (not the Origin check).
+   * hold no account data, so they skip the Host check (not the Origin check) and the rate limit.
    */
   operational?: boolean;
 }
@@ -46,6 +48,27 @@ function matchRoute(pathname: string): Route | undefined {
 export interface HttpServerOptions {
   logger?: Logger;
   metrics?: Metrics;
+}
+
+/** JSON-RPC error code of a rate-limited /mcp request (implementation-defined server error range). */
+export const RATE_LIMITED_RPC_CODE = -32029;
+
+/**
+ * Counts the request against its token (or IP) unless the route is operational. Returns false
+ * once it has answered 429 with Retry-After: in the REST error shape, or as a JSON-RPC error on /mcp.
+ */
+async function withinRateLimit(ctx: RequestContext, route: Route, limiter: RateLimiter): Promise<boolean> {
+  if (route.operational) return true;
+  const verdict = await limiter.check(ctx.req);
+  if (verdict.allowed) return true;
+  const seconds = verdict.retryAfterSeconds;
+  const message = `Too many requests: retry after ${seconds} second${seconds === 1 ? '' : 's'}`;
+  const headers = { 'retry-after': String(seconds) };
+  ctx.facts.rate_limited = verdict.key;
+  ctx.metrics.observeRateLimited(route.label, verdict.key);
+  if (route.label === '/mcp') sendJsonRpcError(ctx.res, 429, RATE_LIMITED_RPC_CODE, message, headers);
+  else sendJson(ctx.res, 429, { error: message }, headers);
+  return false;
 }
 
 /** Everything in front of the route: Host, Origin, CORS preflight, method. Returns false once answered. */
@@ -78,11 +101,14 @@ function admit(ctx: RequestContext, route: Route | undefined, hosts: string[], o
 /**
  * Creates the HTTP server for an app. Listening is the caller's business (see startHttpServer).
  * Caller checks go through a short-lived access cache (src/auth/cache.ts; README, Security).
+ * Each server has its own rate limiter and request metrics.
  */
 export function createHttpServer(app: App, opts: HttpServerOptions = {}): Server {
   const logger = opts.logger ?? app.deps.logger;
   const served: App = { ...app, deps: withAccessCache(app.deps) };
-  const metrics = opts.metrics ?? createMetrics();
+  const poolStats = app.deps.db.poolStats?.bind(app.deps.db);
+  const metrics = opts.metrics ?? createMetrics({ poolStats });
+  const limiter = createRateLimiter(app.config.rateLimit);
   const hosts = allowedHosts(app.config);
   const origins = allowedOrigins(app.config);
 
@@ -105,7 +131,10 @@ export function createHttpServer(app: App, opts: HttpServerOptions = {}): Server
       );
     });
     if (!admit(ctx, route, hosts, origins)) return;
-    route.handler(ctx).catch((err: unknown) => {
+    const serve = async () => {
+      if (await withinRateLimit(ctx, route, limiter)) await route.handler(ctx);
+    };
+    serve().catch((err: unknown) => {
       const code = toSearchError(err).code;
       ctx.facts.error = code;
       metrics.observeRequestError(label, code);

@@ -10,6 +10,7 @@
  */
 import { SqlParams } from '../../db/db.js';
 import { MESSAGES, SearchError } from '../../errors.js';
+import { reportEngineFallback } from '../../events.js';
 import type { Page, SearchContext } from '../context.js';
 import type { MessagesParams } from '../params.js';
 import type { MessageRecord } from '../records.js';
@@ -47,6 +48,7 @@ async function findIds(
   try {
     return { ids: await primary.findIds(query), engine: primary.label };
   } catch (err) {
+    reportEngineFallback(primary.name, err);
     ctx.logger.warn(
       { event: 'engine_fallback', engine: primary.name, reason: (err as Error).name, message: (err as Error).message },
       `${primary.name} failed; answering from Postgres`,
