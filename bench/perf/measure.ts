@@ -13,6 +13,8 @@ export interface QuerySample {
   direct: number[];
   /** The same call as a plain JSON-RPC POST (no SDK client). */
   raw: number[];
+  /** The help desk's own SQL for the same search (perf/helpdesk.ts), run right next to each MCP call. */
+  helpdesk: number[];
 }
 
 export interface LatencyResult {
@@ -20,6 +22,7 @@ export interface LatencyResult {
   mcp: Summary;
   direct: Summary;
   raw: Summary;
+  helpdesk: Summary;
   /** Per paired call: MCP (SDK client) ms − direct ms. */
   overheads: number[];
   /** Per paired call: plain JSON-RPC POST ms − direct ms: the server's surface alone. */
@@ -51,9 +54,10 @@ export async function measureLatency(
     budgetSeconds: number;
     directRun?: (q: BenchQuery) => Promise<number>;
     rawRun?: (q: BenchQuery) => Promise<CallOutcome>;
+    helpdeskRun?: (q: BenchQuery) => Promise<number>;
   },
 ): Promise<LatencyResult> {
-  const samples: QuerySample[] = queries.map((query) => ({ query, mcp: [], direct: [], raw: [] }));
+  const samples: QuerySample[] = queries.map((query) => ({ query, mcp: [], direct: [], raw: [], helpdesk: [] }));
   const overheads: number[] = [];
   const serverOverheads: number[] = [];
   const errors: string[] = [];
@@ -75,10 +79,24 @@ export async function measureLatency(
           return undefined;
         }
       };
+      const runHelpdesk = async () => {
+        if (!opts.helpdeskRun) return;
+        try {
+          s.helpdesk.push(await opts.helpdeskRun(s.query));
+        } catch (err) {
+          errors.push(`help desk SQL ${s.query.tool} ${JSON.stringify(s.query.args)}: ${(err as Error).message.slice(0, 160)}`);
+        }
+      };
       let d: number | undefined;
-      if (rep % 2 === 0) d = await runDirect();
+      if (rep % 2 === 0) {
+        d = await runDirect();
+        await runHelpdesk();
+      }
       const out = await callTool(clients[s.query.role], accountId, s.query);
-      if (rep % 2 === 1) d = await runDirect();
+      if (rep % 2 === 1) {
+        await runHelpdesk();
+        d = await runDirect();
+      }
       if (!out.ok) {
         errors.push(`${s.query.tool} ${JSON.stringify(s.query.args)}: ${out.error ?? ''}`);
         continue;
@@ -100,11 +118,25 @@ export async function measureLatency(
     mcp: summarize(samples.flatMap((s) => s.mcp)),
     direct: summarize(samples.flatMap((s) => s.direct)),
     raw: summarize(samples.flatMap((s) => s.raw)),
+    helpdesk: summarize(samples.flatMap((s) => s.helpdesk)),
     overheads,
     serverOverheads,
     errors,
     engines,
     skipped,
+  };
+}
+
+/** The figures of `result` for the queries in `keep` only. */
+export function restrict(result: LatencyResult, keep: ReadonlySet<BenchQuery>): LatencyResult {
+  const samples = result.samples.filter((s) => keep.has(s.query));
+  return {
+    ...result,
+    samples,
+    mcp: summarize(samples.flatMap((s) => s.mcp)),
+    direct: summarize(samples.flatMap((s) => s.direct)),
+    raw: summarize(samples.flatMap((s) => s.raw)),
+    helpdesk: summarize(samples.flatMap((s) => s.helpdesk)),
   };
 }
 
