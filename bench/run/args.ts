@@ -18,6 +18,8 @@ export const HELP = `Usage: npm run bench -- --scale S|M|L [options]
   --duration S               Seconds per concurrency level (1, 8, 32) of the throughput test (default 15)
   --per-tool N               Sampled queries per tool (default 40)
   --reps N                   Measured calls per query at concurrency 1 (default 3)
+  --helpdesk-reps N          Runs of the help desk's SQL per query over all phases (default: beside every
+                             measured call at S and M, once per query at L, where it takes seconds)
   --default-cap N            Queries of the default (flag off) variant per tool (default: 20 at L, else all)
   --seed N                   Sample seed (default 1)
   --out FILE                 Report file; its section for this scale is replaced (default bench/RESULTS.md)
@@ -39,6 +41,8 @@ export interface Args {
   duration: number;
   perTool: number;
   reps: number;
+  /** Help desk SQL runs per query and contact layout, over all phases (Infinity: beside every call). */
+  helpdeskReps: number;
   defaultCap: number;
   seed: number;
   out: string;
@@ -70,6 +74,7 @@ export function parse(argv: string[]): Args | undefined {
       duration: { type: 'string', default: '15' },
       'per-tool': { type: 'string', default: '40' },
       reps: { type: 'string', default: '3' },
+      'helpdesk-reps': { type: 'string' },
       'default-cap': { type: 'string' },
       seed: { type: 'string', default: '1' },
       out: { type: 'string', default: 'bench/RESULTS.md' },
@@ -87,6 +92,7 @@ export function parse(argv: string[]): Args | undefined {
   };
   const s = scale.toLowerCase();
   const perTool = int('per-tool', values['per-tool'], 4);
+  const reps = int('reps', values.reps, 1);
   return {
     scale,
     databaseUrl: values['database-url'] ?? `postgres://postgres@127.0.0.1:5432/sd_bench_${s}`,
@@ -101,7 +107,13 @@ export function parse(argv: string[]): Args | undefined {
     indexesOnly: values['indexes-only'],
     duration: int('duration', values.duration, 1),
     perTool,
-    reps: int('reps', values.reps, 1),
+    reps,
+    helpdeskReps:
+      values['helpdesk-reps'] !== undefined
+        ? int('helpdesk-reps', values['helpdesk-reps'], 1)
+        : scale === 'L'
+          ? 1
+          : Number.POSITIVE_INFINITY,
     defaultCap: values['default-cap'] !== undefined ? int('default-cap', values['default-cap'], 1) : scale === 'L' ? 20 : perTool,
     seed: int('seed', values.seed, 0),
     out: values.out,

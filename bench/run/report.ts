@@ -131,7 +131,11 @@ function helpdeskSection(r: Results, out: string[]): void {
       "messages `content ILIKE '%q%'`, incoming/outgoing, accessible inboxes, the 90-day window, `ORDER BY created_at DESC`; " +
       "articles `to_tsvector('simple', title || ' ' || description || ' ' || content) @@ to_tsquery('simple', 'w1:*' & 'w2:*' …) ORDER BY ts_rank(…) DESC`; " +
       'search_all runs the four one after another on one connection, as the help desk does. Same filters as searchdesk (since/until, from, inbox_id, page), same callers, same data, same indexes. ' +
-      "Each statement runs right next to searchdesk's MCP call of the same query (order alternating per rep), so both see the same cache and load; only the help desk's SQL is timed, " +
+      "Each statement runs right next to searchdesk's MCP call of the same query (order alternating per rep), so both see the same cache and load" +
+      (Number.isFinite(r.args.helpdeskReps)
+        ? ` — here at most ${r.args.helpdeskReps} time(s) per query over all phases (\`--helpdesk-reps\`), since it takes seconds at this scale; `
+        : '; ') +
+      "only the help desk's SQL is timed, " +
       "searchdesk's figure is the whole MCP call (HTTP, token and access look-ups, records, JSON).",
     '',
     "Speed-up = help desk ÷ searchdesk, **geo-mean of the per-query speed-ups** (per-query = median of the help desk's runs of that query ÷ median of searchdesk's), then the ratio of the p50s / of the p95s. " +

@@ -3,7 +3,7 @@
  * miss the plans of its slowest query (searchdesk's SQL and the help desk's) in bench/plans/.
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSearchdeskQuery } from '../../src/search/engines/query-dsl.js';
 import { buildMessageQuery } from '../../src/search/message-query.js';
@@ -205,7 +205,8 @@ async function searchdeskPlans(direct: Direct, q: BenchQuery, t: Target): Promis
 
 /** EXPLAIN (ANALYZE, BUFFERS) of the slowest query of every target that is missed, searchdesk's and the help desk's. */
 export async function savePlans(r: Results, direct: Direct): Promise<void> {
-  const dir = join(ROOT, 'bench', 'plans');
+  // Beside the report: bench/plans for bench/RESULTS.md, elsewhere for a trial run's --out.
+  const dir = join(dirname(resolve(ROOT, r.args.out)), 'plans');
   // Plans of an earlier run of this scale would read as misses of this one.
   if (existsSync(dir)) for (const f of readdirSync(dir)) if (f.startsWith(`${r.args.scale}-`)) rmSync(join(dir, f));
   for (const t of targets(r)) {
