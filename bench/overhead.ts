@@ -9,7 +9,8 @@
  *   the REST route; paired, alternating order, median over `--calls` pairs.
  *
  * Run: `npm run build && npm run bench:build && node dist-bench/bench/overhead.js`
- * Options: --database-url URL (default sd_bench_m), --token T, --account N, --spawns N, --calls N.
+ * Options: --database-url URL (default sd_bench_m), --token T, --account N, --spawns N, --calls N,
+ * --json (one JSON summary on stdout instead of the text; `npm run bench` runs it that way).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -32,6 +33,7 @@ const { values: opts } = parseArgs({
     spawns: { type: 'string', default: '9' },
     calls: { type: 'string', default: '300' },
     'log-level': { type: 'string', default: 'info' },
+    json: { type: 'boolean', default: false },
   },
 });
 const DATABASE_URL = opts['database-url'];
@@ -208,6 +210,9 @@ async function main(): Promise<void> {
 
   const server = await startServer(cliEnv({ DATABASE_URL, LOG_LEVEL: opts['log-level'] }));
   const rows: string[] = [];
+  const jsonRows: Array<Record<string, number | string>> = [];
+  const allMcp: number[] = [];
+  const allRest: number[] = [];
   try {
     for (const c of CHEAP) {
       for (let i = 0; i < 20; i++) {
@@ -238,6 +243,16 @@ async function main(): Promise<void> {
         mo.push(mt - dt);
         ro.push(rt - dt);
       }
+      allMcp.push(...mo);
+      allRest.push(...ro);
+      jsonRows.push({
+        label: c.label,
+        coreP50: median(d),
+        mcpP50: median(m),
+        mcpOverheadP50: median(mo),
+        restP50: median(r),
+        restOverheadP50: median(ro),
+      });
       rows.push(
         `| ${c.label} | ${ms(median(d))} | ${ms(median(m))} | ${ms(median(mo))} | ${ms(quantile(mo, 0.9))} | ${ms(median(r))} | ${ms(median(ro))} | ${ms(quantile(ro, 0.9))} |`,
       );
@@ -247,6 +262,19 @@ async function main(): Promise<void> {
     await db.close();
   }
 
+  if (opts.json) {
+    const summary = {
+      coldStartMs: starts,
+      coldStartMedianMs: median(starts),
+      coldStartPeakRssMb: median(rss),
+      bareNodeMs: median(bare),
+      mcpOverheadMedianMs: median(allMcp),
+      restOverheadMedianMs: median(allRest),
+      rows: jsonRows,
+    };
+    process.stdout.write(`${JSON.stringify(summary)}\n`);
+    return;
+  }
   const out = [
     `searchdesk fixed costs (${new Date().toISOString()}, node ${process.version}, LOG_LEVEL=${opts['log-level']})`,
     '',

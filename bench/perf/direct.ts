@@ -9,7 +9,7 @@ import pg from 'pg';
 import { resolveAccess, type AccessContext } from '../../src/auth/access.js';
 import { SqlParams, type Db, type SqlQuery } from '../../src/db/db.js';
 import { articlePlan, buildArticlesQuery, searchArticles } from '../../src/search/articles.js';
-import { buildContactsQuery, searchContacts } from '../../src/search/contacts.js';
+import { buildContactsQuery, searchContacts, type ContactStrategy } from '../../src/search/contacts.js';
 import type { SearchContext } from '../../src/search/context.js';
 import { createLogger } from '../../src/logger.js';
 import { buildConversationsQuery, searchConversations, type ConversationStrategy } from '../../src/search/conversations.js';
@@ -150,13 +150,17 @@ export class Direct {
   }
 
   /** The SQL of a contacts/conversations/articles/messages(Postgres) query, for EXPLAIN. */
-  sqlOf(q: BenchQuery, gin: boolean, strategy?: ConversationStrategy): SqlQuery | undefined {
+  sqlOf(q: BenchQuery, gin: boolean, strategy?: ConversationStrategy | ContactStrategy): SqlQuery | undefined {
     const access = this.accessOf(q.role);
     switch (OPS[q.tool]) {
       case 'contacts':
-        return buildContactsQuery(access, parseParams('contacts', q.args));
+        return buildContactsQuery(access, parseParams('contacts', q.args), strategy as ContactStrategy | undefined);
       case 'conversations':
-        return buildConversationsQuery(access, parseParams('conversations', q.args), strategy ?? (gin ? 'window' : 'scan'));
+        return buildConversationsQuery(
+          access,
+          parseParams('conversations', q.args),
+          (strategy as ConversationStrategy | undefined) ?? (gin ? 'window' : 'scan'),
+        );
       case 'articles': {
         const params = parseParams('articles', q.args);
         const words = splitWords(params.q);

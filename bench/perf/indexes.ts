@@ -2,9 +2,12 @@
  * The message indexes the engine comparison needs, built from the bench database when missing:
  * searchdesk-format indexes with searchdesk's own indexer (runIndex + the Elasticsearch or
  * OpenSearch store), and a help-desk-format (Searchkick) index on OpenSearch built with the test
- * suite's stand-in for the help desk's index (test/helpers/searchkick.ts), fed in batches.
+ * suite's stand-in for the help desk's index (test/helpers/searchkick.ts), fed in batches; and the
+ * Postgres index layouts the runs measure with: the help desk's contact index (one trigram GIN over
+ * four columns) or one per column, and searchdesk's own `searchdesk_` indexes.
  */
-import type pg from 'pg';
+import pg from 'pg';
+import { createSearchIndexes, SEARCHDESK_INDEXES } from '../../src/db/admin.js';
 import { createPgDb } from '../../src/db/pg.js';
 import type { Db } from '../../src/db/db.js';
 import { createElasticsearchStore } from '../../src/indexer/elasticsearch.js';
@@ -135,6 +138,108 @@ export async function ensureSearchkickIndex(
     await request(url, 'POST', `/${helpdesk.index}/_refresh`);
     await request(url, 'POST', '/_aliases', { actions: [{ add: { index: helpdesk.index, alias } }] });
     return { alias, docs: (await aliasDocs(url, alias)) ?? 0, builtSeconds: (performance.now() - started) / 1000 };
+  } finally {
+    await db.close();
+  }
+}
+
+// ---------------------------------------------------------------- Postgres index layouts
+
+/** The help desk's own contact index: ONE trigram GIN over the four searched columns. */
+export const HELPDESK_CONTACTS_INDEX = 'index_contacts_on_name_email_phone_number_identifier';
+const HELPDESK_CONTACTS_DEFINITION = `CREATE INDEX ${HELPDESK_CONTACTS_INDEX} ON contacts USING gin (name gin_trgm_ops, email gin_trgm_ops, phone_number gin_trgm_ops, identifier gin_trgm_ops)`;
+const PER_COLUMN = ['name', 'email', 'phone_number', 'identifier'].map((col) => ({
+  name: `sdbench_contacts_${col}_trgm`,
+  create: `CREATE INDEX sdbench_contacts_${col}_trgm ON contacts USING gin (${col} gin_trgm_ops)`,
+}));
+
+/** How contacts are indexed for substring search. */
+export type ContactLayout = 'combined' | 'per-column';
+
+export interface IndexDef {
+  name: string;
+  definition: string;
+}
+
+/** Every trigram index on contacts (name and CREATE statement), to restore them after the run. */
+export async function contactTrigramIndexes(pool: pg.Pool): Promise<IndexDef[]> {
+  const res = await pool.query<{ name: string; definition: string }>(
+    `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
+     WHERE schemaname = current_schema() AND tablename = 'contacts' AND indexdef LIKE '%gin_trgm_ops%' ORDER BY indexname`,
+  );
+  return res.rows;
+}
+
+/** A short description of the indexes, for the report. */
+export function describeLayout(defs: IndexDef[]): string {
+  if (defs.length === 0) return 'no trigram index on contacts';
+  return defs
+    .map((d) => `\`${d.name}\` (${/USING gin \((.*)\)$/.exec(d.definition)?.[1]?.replace(/ gin_trgm_ops/g, '') ?? d.definition})`)
+    .join(', ');
+}
+
+/** A writable session (the bench's own pool is read-only). */
+async function writable<T>(databaseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl, options: '-c statement_timeout=0' });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Makes `wanted` the contact trigram indexes, dropping every other one and creating what is missing. */
+async function applyIndexes(databaseUrl: string, pool: pg.Pool, wanted: IndexDef[], log: (s: string) => void): Promise<number> {
+  const started = performance.now();
+  const present = await contactTrigramIndexes(pool);
+  await writable(databaseUrl, async (client) => {
+    for (const d of present)
+      if (!wanted.some((w) => w.name === d.name)) {
+        log(`dropping contact index ${d.name}…`);
+        await client.query(`DROP INDEX IF EXISTS ${d.name}`);
+      }
+    for (const w of wanted)
+      if (!present.some((d) => d.name === w.name)) {
+        log(`creating contact index ${w.name}…`);
+        await client.query(w.definition);
+      }
+  });
+  return (performance.now() - started) / 1000;
+}
+
+/**
+ * Sets the contact layout: `combined` = the help desk's one four-column index and nothing else,
+ * `per-column` = one trigram index per column instead. Returns the seconds spent building.
+ */
+export function setContactLayout(databaseUrl: string, pool: pg.Pool, layout: ContactLayout, log: (s: string) => void) {
+  const wanted =
+    layout === 'combined'
+      ? [{ name: HELPDESK_CONTACTS_INDEX, definition: HELPDESK_CONTACTS_DEFINITION }]
+      : PER_COLUMN.map((c) => ({ name: c.name, definition: c.create }));
+  return applyIndexes(databaseUrl, pool, wanted, log);
+}
+
+/** Puts back exactly the contact trigram indexes `original` lists. */
+export function restoreContactIndexes(databaseUrl: string, pool: pg.Pool, original: IndexDef[], log: (s: string) => void) {
+  return applyIndexes(databaseUrl, pool, original, log);
+}
+
+/**
+ * searchdesk's own indexes (`searchdesk db indexes`: the core's createSearchIndexes), which the
+ * index-backed variant is meant to run with; tables that got a new index are analysed, so the
+ * planner has statistics for the indexed expressions.
+ */
+export async function ensureSearchdeskIndexes(databaseUrl: string): Promise<Array<{ name: string; action: string }>> {
+  const logger = createLogger('warn');
+  const db = createPgDb({ url: databaseUrl, readOnly: false, statementTimeoutMs: 0, poolSize: 1, logger });
+  try {
+    const done = await createSearchIndexes(db, logger);
+    const tables = new Set(
+      SEARCHDESK_INDEXES.filter((i) => done.some((d) => d.name === i.name && d.action === 'created')).map((i) => i.table),
+    );
+    for (const table of tables) await db.query({ text: `ANALYZE ${table}`, values: [] }, 'bench_analyze');
+    return done;
   } finally {
     await db.close();
   }

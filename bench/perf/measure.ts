@@ -13,6 +13,8 @@ export interface QuerySample {
   direct: number[];
   /** The same call as a plain JSON-RPC POST (no SDK client). */
   raw: number[];
+  /** The help desk's own SQL for the same search (perf/helpdesk.ts), run right next to each MCP call. */
+  helpdesk: number[];
 }
 
 export interface LatencyResult {
@@ -20,6 +22,7 @@ export interface LatencyResult {
   mcp: Summary;
   direct: Summary;
   raw: Summary;
+  helpdesk: Summary;
   /** Per paired call: MCP (SDK client) ms − direct ms. */
   overheads: number[];
   /** Per paired call: plain JSON-RPC POST ms − direct ms: the server's surface alone. */
@@ -51,14 +54,16 @@ export async function measureLatency(
     budgetSeconds: number;
     directRun?: (q: BenchQuery) => Promise<number>;
     rawRun?: (q: BenchQuery) => Promise<CallOutcome>;
+    /** ms of the help desk's SQL, or undefined when it is not run for this call; its time does not count against the budget. */
+    helpdeskRun?: (q: BenchQuery) => Promise<number | undefined>;
   },
 ): Promise<LatencyResult> {
-  const samples: QuerySample[] = queries.map((query) => ({ query, mcp: [], direct: [], raw: [] }));
+  const samples: QuerySample[] = queries.map((query) => ({ query, mcp: [], direct: [], raw: [], helpdesk: [] }));
   const overheads: number[] = [];
   const serverOverheads: number[] = [];
   const errors: string[] = [];
   const engines: Record<string, number> = {};
-  const deadline = performance.now() + opts.budgetSeconds * 1000;
+  let deadline = performance.now() + opts.budgetSeconds * 1000;
   let skipped = 0;
   for (let rep = 0; rep < opts.reps; rep++) {
     for (const s of samples) {
@@ -75,10 +80,27 @@ export async function measureLatency(
           return undefined;
         }
       };
+      const runHelpdesk = async () => {
+        if (!opts.helpdeskRun) return;
+        const started = performance.now();
+        try {
+          const v = await opts.helpdeskRun(s.query);
+          if (v !== undefined) s.helpdesk.push(v);
+        } catch (err) {
+          errors.push(`help desk SQL ${s.query.tool} ${JSON.stringify(s.query.args)}: ${(err as Error).message.slice(0, 160)}`);
+        }
+        deadline += performance.now() - started;
+      };
       let d: number | undefined;
-      if (rep % 2 === 0) d = await runDirect();
+      if (rep % 2 === 0) {
+        d = await runDirect();
+        await runHelpdesk();
+      }
       const out = await callTool(clients[s.query.role], accountId, s.query);
-      if (rep % 2 === 1) d = await runDirect();
+      if (rep % 2 === 1) {
+        await runHelpdesk();
+        d = await runDirect();
+      }
       if (!out.ok) {
         errors.push(`${s.query.tool} ${JSON.stringify(s.query.args)}: ${out.error ?? ''}`);
         continue;
@@ -100,11 +122,25 @@ export async function measureLatency(
     mcp: summarize(samples.flatMap((s) => s.mcp)),
     direct: summarize(samples.flatMap((s) => s.direct)),
     raw: summarize(samples.flatMap((s) => s.raw)),
+    helpdesk: summarize(samples.flatMap((s) => s.helpdesk)),
     overheads,
     serverOverheads,
     errors,
     engines,
     skipped,
+  };
+}
+
+/** The figures of `result` for the queries in `keep` only. */
+export function restrict(result: LatencyResult, keep: ReadonlySet<BenchQuery>): LatencyResult {
+  const samples = result.samples.filter((s) => keep.has(s.query));
+  return {
+    ...result,
+    samples,
+    mcp: summarize(samples.flatMap((s) => s.mcp)),
+    direct: summarize(samples.flatMap((s) => s.direct)),
+    raw: summarize(samples.flatMap((s) => s.raw)),
+    helpdesk: summarize(samples.flatMap((s) => s.helpdesk)),
   };
 }
 
