@@ -14,7 +14,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
-import { cliEnv, connectHttpMcp, REST_SUFFIX, startHttp, type HttpProcess } from './helpers/spawn.js';
+import { cliEnv, connectHttpMcp, REST_SUFFIX } from './helpers/spawn.js';
+import { startHttp, type HttpProcess } from './helpers/http.js';
 import { foldText } from './helpers/tenant-world.js';
 
 export const FUZZ_SEED = 20260606;
