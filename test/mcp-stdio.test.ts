@@ -1,13 +1,15 @@
 /**
- * The built CLI over stdio: what a desktop MCP client sees. Start-up refusals, a clean stdout,
- * structured results validated by the SDK client, the context budget set by env, and a Postgres
- * outage (a TCP proxy cut in front of the real server) that the process survives.
+ * MCP over stdio: what a desktop MCP client sees. The built CLI (spawned, the stdio smoke tests):
+ * start-up refusals and a clean stdout. In-process (helpers/stdio.ts): structured results
+ * validated by the SDK client, the context budget set by env, and a Postgres outage (a TCP proxy
+ * cut in front of the real server) that the server survives.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
-import { cliEnv, connectStdio, logLines, runCli, type StdioSession } from './helpers/spawn.js';
+import { cliEnv, logLines, runCli } from './helpers/spawn.js';
+import { connectStdio, type StdioSession } from './helpers/stdio.js';
 import { FaultProxy } from './helpers/fault-proxy.js';
 
 let t: TestDatabase;
