@@ -16,11 +16,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
-import { DelayProxy } from './helpers/delay-proxy.js';
+import { FaultProxy } from './helpers/fault-proxy.js';
 import { createTestIndex, esUrl, hasEs, type TestIndex } from './helpers/es.js';
 import { Fixture } from './helpers/fixtures.js';
 import { createOpenSearchTestIndex, hasOs, osUrl } from './helpers/opensearch.js';
-import { cliEnv, connectHttpMcp, logLines, restSearch, startHttp, TcpProxy, type HttpProcess } from './helpers/spawn.js';
+import { cliEnv, connectHttpMcp, logLines, restSearch } from './helpers/spawn.js';
+import { startHttp, type HttpProcess } from './helpers/http.js';
 import { MESSAGES } from '../src/errors.js';
 
 const UNAVAILABLE = 'Search backend unavailable';
@@ -104,9 +105,8 @@ describe.each(searchEngines)('$name faults', ({ name, skip, url, index, env }) =
   afterAll(() => testIndex?.drop());
 
   it.skipIf(skip)(`answers through Postgres while ${name} is gone, and through ${name} again once it is back`, async () => {
-    const target = new URL(url());
-    const proxy = new TcpProxy(target.hostname, Number(target.port));
-    await proxy.restore();
+    const proxy = FaultProxy.for(url());
+    await proxy.start();
     stoppers.push(() => proxy.cut());
     const { server, client } = await serve({
       ...env(proxy.proxied(url()), testIndex.index),
@@ -142,7 +142,7 @@ describe.each(searchEngines)('$name faults', ({ name, skip, url, index, env }) =
   });
 
   it.skipIf(skip)('bounds a slow engine by SEARCHDESK_ENGINE_TIMEOUT_MS, then answers through Postgres', async () => {
-    const proxy = DelayProxy.for(url());
+    const proxy = FaultProxy.for(url());
     await proxy.start();
     stoppers.push(() => proxy.close());
     const { client } = await serve({ ...env(proxy.proxied(url()), testIndex.index), SEARCHDESK_ENGINE_TIMEOUT_MS: '300' });
@@ -171,9 +171,8 @@ describe.each(searchEngines)('$name faults', ({ name, skip, url, index, env }) =
 
 describe('Postgres faults', () => {
   it('answers 503 and tool errors while Postgres is gone, and recovers without a restart (HTTP)', async () => {
-    const target = new URL(t.url);
-    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.restore();
+    const proxy = FaultProxy.for(t.url);
+    await proxy.start();
     stoppers.push(() => proxy.cut());
     const { server, client } = await serve({ DATABASE_URL: proxy.proxied(t.url) });
     const pid = server.child.pid;
@@ -268,7 +267,7 @@ describe('Postgres faults', () => {
 
   it('bounds a Postgres that stops answering without a reset, and recovers when it answers again', async () => {
     const POOL = 2;
-    const proxy = DelayProxy.for(t.url);
+    const proxy = FaultProxy.for(t.url);
     await proxy.start();
     stoppers.push(() => proxy.close());
     const { server } = await serve({

@@ -27,7 +27,7 @@ import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/d
 import { createTestIndex, hasEs, type TestIndex } from './helpers/es.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
 import { createOpenSearchTestIndex, hasOs } from './helpers/opensearch.js';
-import { foldText, wordsOf } from './helpers/tenant-world.js';
+import { expectArticles, expectContacts, expectConversations, expectMessages, foldText } from './helpers/oracle.js';
 
 export const FOLDING_DATA_SEED = 1201;
 export const FOLDING_SEED = 1212;
@@ -129,42 +129,25 @@ const ctx = (gin: boolean): SearchContext => ({
   access: { ...access, flags: { ...access.flags, searchWithGin: gin } },
 });
 
-const newestFirst =
-  <T extends { id: number }>(time: (x: T) => number) =>
-  (a: T, b: T) =>
-    time(b) - time(a) || b.id - a.id;
-const startsWord = (text: string, word: string) => wordsOf(text).some((x) => x.startsWith(word));
 const page1 = (ids: number[]) => ({ ids: ids.slice(0, PAGE_SIZE), hasMore: ids.length > PAGE_SIZE });
 
-/** The oracle: the contract's matching and order, with foldText on both sides. */
+/** The shared oracle (helpers/oracle.ts) on this world: the contract's matching and order, with foldText on both sides. */
 const oracle = {
-  messages: (q: string) => {
-    const words = wordsOf(q);
-    return w.messages
-      .filter((m) => words.length > 0 && words.every((qw) => startsWord(m.content, qw)))
-      .sort(newestFirst((m) => m.created))
-      .map((m) => m.id);
-  },
+  messages: (q: string) => expectMessages(w.messages, q),
   contacts: (q: string) =>
-    w.contacts
-      .filter((c) => foldText(c.name).includes(foldText(q)) || foldText(c.identifier).includes(foldText(q)))
-      .sort(newestFirst((c) => c.last))
-      .map((c) => c.id),
-  conversations: (q: string) => {
-    const hits = new Set(oracle.contacts(q));
-    return w.conversations
-      .filter((v) => hits.has(v.contact) || String(v.display).includes(foldText(q)))
-      .sort(newestFirst((v) => v.created))
-      .map((v) => v.id);
-  },
-  articles: (q: string) => {
-    const words = wordsOf(q);
-    const tier = (a: World['articles'][number]) => (words.every((qw) => startsWord(a.title, qw)) ? 2 : 0);
-    return w.articles
-      .filter((a) => words.length > 0 && words.every((qw) => startsWord(a.title, qw) || startsWord(a.content, qw)))
-      .sort((a, b) => tier(b) - tier(a) || b.updated - a.updated || b.id - a.id)
-      .map((a) => a.id);
-  },
+    expectContacts(
+      w.contacts.map((c) => ({ id: c.id, texts: [c.name, c.identifier], last: c.last })),
+      q,
+    ),
+  conversations: (q: string) =>
+    expectConversations(
+      w.conversations.map((v) => {
+        const c = w.contacts.find((x) => x.id === v.contact)!;
+        return { ...v, contactTexts: [c.name, c.identifier], last: v.created };
+      }),
+      q,
+    ),
+  articles: (q: string) => expectArticles(w.articles, q),
 };
 
 /** A word, a word prefix, a substring or several words of the generated data, typed in other cases. */

@@ -14,8 +14,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
-import { cliEnv, connectHttpMcp, REST_SUFFIX, startHttp, type HttpProcess } from './helpers/spawn.js';
-import { foldText } from './helpers/tenant-world.js';
+import { cliEnv, connectHttpMcp, REST_SUFFIX } from './helpers/spawn.js';
+import { startHttp, type HttpProcess } from './helpers/http.js';
+import { expectArticles, expectContacts, expectConversations, expectMessages } from './helpers/oracle.js';
 
 export const FUZZ_SEED = 20260606;
 export const FUZZ_REST_RUNS = 400;
@@ -165,12 +166,6 @@ interface Effective {
 type Verdict = { ok: Effective } | { violations: string[] };
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-/** The product's one case folding (README), as the shared oracle writes it. */
-const lower = foldText;
-/** Contract §4.2 and README: words are runs of letters, combining marks and digits. */
-const wordsOf = (s: string) => [...new Set(lower(s).split(/[^\p{L}\p{M}\p{N}]+/u))].filter(Boolean);
-const within = (at: number, since?: number, until?: number) =>
-  (since === undefined || at >= since) && (until === undefined || at <= until);
 const newestFirst =
   <T extends { id: number }>(time: (x: T) => number) =>
   (a: T, b: T) =>
@@ -181,44 +176,40 @@ function senderFilter(from: string | undefined): { type: 'contact' | 'agent'; id
   return m ? { type: m[1] as 'contact' | 'agent', id: BigInt(m[2]!) } : undefined;
 }
 
+/** The shared oracle on the messages the filters leave (inbox, sender). */
 function matchingMessages(e: Pick<Effective, 'q' | 'since' | 'until' | 'inbox_id' | 'from'>): number[] {
-  const words = wordsOf(e.q);
   const inboxes = e.inbox_id !== undefined && w.inboxes.includes(e.inbox_id) ? [e.inbox_id] : w.inboxes;
   const sender = senderFilter(e.from);
-  return w.messages
-    .filter(
-      (m) =>
-        words.length > 0 &&
-        inboxes.includes(m.inbox) &&
-        within(m.created, e.since ?? WINDOW_START, e.until) &&
-        (sender === undefined || (sender.type === 'contact' && sender.id === BigInt(m.sender))) &&
-        words.every((qw) => wordsOf(m.content).some((cw) => cw.startsWith(qw))),
-    )
-    .sort(newestFirst((m) => m.created))
-    .map((m) => m.id);
+  return expectMessages(
+    w.messages.filter(
+      (m) => inboxes.includes(m.inbox) && (sender === undefined || (sender.type === 'contact' && sender.id === BigInt(m.sender))),
+    ),
+    e.q,
+    { since: e.since ?? WINDOW_START, until: e.until },
+  );
 }
 
-/** Every matching id, in the contract's order, per payload key (before paging). */
+/** Every matching id, in the contract's order, per payload key (before paging): the shared oracle. */
 function expectedRows(tool: Tool, e: Effective): Partial<Record<Key, number[]>> {
-  const q = lower(e.q);
+  const window = { since: e.since, until: e.until };
   const contacts = () =>
-    w.contacts
-      .filter((c) => lower(c.name).includes(q) && within(c.last, e.since, e.until))
-      .sort(newestFirst((c) => c.last))
-      .map((c) => c.id);
+    expectContacts(
+      w.contacts.map((c) => ({ id: c.id, texts: [c.name], last: c.last })),
+      e.q,
+      window,
+    );
   const conversations = () =>
-    w.conversations
-      .filter((c) => (String(c.display).includes(q) || lower(c.name).includes(q)) && within(c.last, e.since, e.until))
-      .sort(newestFirst((c) => c.created))
-      .map((c) => c.id);
-  // Titles only, so every match is in the top relevance tier: newest update first.
-  const articles = () => {
-    const words = wordsOf(e.q);
-    return w.articles
-      .filter((a) => words.length > 0 && words.every((qw) => wordsOf(a.title).some((tw) => tw.startsWith(qw))))
-      .sort(newestFirst((a) => a.updated))
-      .map((a) => a.id);
-  };
+    expectConversations(
+      w.conversations.map((c) => ({ ...c, contactTexts: [c.name] })),
+      e.q,
+      window,
+    );
+  // Titles only (no content), so every match is in the top relevance tier: newest update first.
+  const articles = () =>
+    expectArticles(
+      w.articles.map((a) => ({ ...a, content: '' })),
+      e.q,
+    );
   switch (tool) {
     case 'search_all':
       return {

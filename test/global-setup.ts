@@ -1,4 +1,5 @@
 /**
+ * The integration project's setup (the unit project has none: no database, no engine).
  * Real Postgres for every test run: TEST_DATABASE_URL if given, else a local server on
  * 127.0.0.1:5432, else an embedded Postgres started here. A template database with searchdesk's
  * schema is built once; each test file clones it (see helpers/db.ts).
@@ -101,6 +102,10 @@ async function checkEngine(label: string, urlVar: string, requireVar: string, sc
 }
 
 export default async function setup(project: TestProject) {
+  // Engines first: a dead one fails the run before anything is left open.
+  const esUrl = await checkEngine('Elasticsearch', 'TEST_ELASTICSEARCH_URL', 'REQUIRE_ES', 'elasticsearch');
+  const osUrl = await checkEngine('OpenSearch', 'TEST_OPENSEARCH_URL', 'REQUIRE_OPENSEARCH', 'opensearch');
+
   let stopEmbedded: (() => Promise<void>) | undefined;
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
@@ -127,9 +132,6 @@ export default async function setup(project: TestProject) {
   await applySchema((text) => tpl.query(text).then(() => undefined));
   await tpl.end();
   process.stderr.write(`[searchdesk tests] Postgres ${version} at ${new URL(adminUrl).host}\n`);
-
-  const esUrl = await checkEngine('Elasticsearch', 'TEST_ELASTICSEARCH_URL', 'REQUIRE_ES', 'elasticsearch');
-  const osUrl = await checkEngine('OpenSearch', 'TEST_OPENSEARCH_URL', 'REQUIRE_OPENSEARCH', 'opensearch');
 
   project.provide('pgAdminUrl', adminUrl);
   project.provide('pgTemplate', template);

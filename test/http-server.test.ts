@@ -8,7 +8,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
-import { cliEnv, closedPort, connectHttpMcp, logLines, rawRequest, startHttp, type HttpProcess } from './helpers/spawn.js';
+import { cliEnv, closedPort, connectHttpMcp, logLines, rawRequest } from './helpers/spawn.js';
+import { startHttp as spawnHttp } from './helpers/spawn.js';
+import { startHttp, type HttpProcess } from './helpers/http.js';
 
 let t: TestDatabase;
 let server: HttpProcess;
@@ -211,7 +213,7 @@ describe('probes and metrics', () => {
 
 describe('failures (contract §8)', () => {
   it('keeps running when Postgres is unreachable: readyz 503, REST 503, MCP tool error', async () => {
-    const down = await startHttp(cliEnv({ DATABASE_URL: `postgres://postgres@127.0.0.1:${await closedPort()}/none` }));
+    const down = await spawnHttp(cliEnv({ DATABASE_URL: `postgres://postgres@127.0.0.1:${await closedPort()}/none` }));
     try {
       const ready = await fetch(`${down.url}/readyz`);
       expect(ready.status).toBe(503);

@@ -14,7 +14,8 @@ import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { createTestIndex, esUrl, hasEs, type TestIndex } from './helpers/es.js';
 import { Fixture } from './helpers/fixtures.js';
 import { createOpenSearchTestIndex, hasOs, osUrl } from './helpers/opensearch.js';
-import { cliEnv, connectHttpMcp, restRead, restSearch, startHttp, type HttpProcess } from './helpers/spawn.js';
+import { cliEnv, connectHttpMcp, restRead, restSearch } from './helpers/spawn.js';
+import { startHttp, type HttpProcess } from './helpers/http.js';
 import {
   accessibleInboxes,
   buildTenantWorld,

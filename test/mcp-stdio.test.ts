@@ -1,13 +1,16 @@
 /**
- * The built CLI over stdio: what a desktop MCP client sees. Start-up refusals, a clean stdout,
- * structured results validated by the SDK client, the context budget set by env, and a Postgres
- * outage (a TCP proxy cut in front of the real server) that the process survives.
+ * MCP over stdio: what a desktop MCP client sees. The built CLI (spawned, the stdio smoke tests):
+ * start-up refusals and a clean stdout. In-process (helpers/stdio.ts): structured results
+ * validated by the SDK client, the context budget set by env, and a Postgres outage (a TCP proxy
+ * cut in front of the real server) that the server survives.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
-import { cliEnv, connectStdio, logLines, runCli, TcpProxy, type StdioSession } from './helpers/spawn.js';
+import { cliEnv, logLines, runCli } from './helpers/spawn.js';
+import { connectStdio, type StdioSession } from './helpers/stdio.js';
+import { FaultProxy } from './helpers/fault-proxy.js';
 
 let t: TestDatabase;
 const f = {} as { account: number; admin: string; bot: string; long: number };
@@ -119,9 +122,8 @@ describe('stdio: protocol', () => {
 
 describe('stdio: Postgres outage (contract §8)', () => {
   it('answers "Search backend unavailable" as a tool error, keeps running, and recovers', async () => {
-    const target = new URL(t.url);
-    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.restore();
+    const proxy = FaultProxy.for(t.url);
+    await proxy.start();
     const { client, stderr } = await session({ DATABASE_URL: proxy.proxied(t.url) });
     const ok = await client.callTool({ name: 'search_contacts', arguments: { q: 'Sam' } });
     expect(ok.isError).toBeFalsy();
@@ -140,9 +142,8 @@ describe('stdio: Postgres outage (contract §8)', () => {
   });
 
   it('starts while Postgres is down and answers once it is back', async () => {
-    const target = new URL(t.url);
-    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.restore();
+    const proxy = FaultProxy.for(t.url);
+    await proxy.start();
     const url = proxy.proxied(t.url);
     await proxy.cut();
     const { client } = await session({ DATABASE_URL: url });

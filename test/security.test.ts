@@ -26,6 +26,7 @@ import { OPERATIONS } from '../src/search/params.js';
 import { makeDeps, read, search } from './helpers/core.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { createTestIndex, esUrl, hasEs, type TestIndex } from './helpers/es.js';
+import { FaultProxy } from './helpers/fault-proxy.js';
 import { Fixture } from './helpers/fixtures.js';
 import { memoryLogger } from './helpers/log.js';
 import {
@@ -38,10 +39,8 @@ import {
   restRead,
   restSearch,
   runCli,
-  startHttp,
-  TcpProxy,
-  type HttpProcess,
 } from './helpers/spawn.js';
+import { startHttp, type HttpProcess } from './helpers/http.js';
 
 export const SQL_SHAPE_SEED = 6061;
 export const SQL_SHAPE_RUNS = 200;
@@ -296,21 +295,19 @@ describe('the search path only reads', () => {
 
 describe('no token in any log (LOG_LEVEL=debug)', () => {
   let server: HttpProcess;
-  let pgProxy: TcpProxy;
-  let esProxy: TcpProxy | undefined;
+  let pgProxy: FaultProxy;
+  let esProxy: FaultProxy | undefined;
   let esIndex: TestIndex | undefined;
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    const target = new URL(t.url);
-    pgProxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await pgProxy.restore();
+    pgProxy = FaultProxy.for(t.url);
+    await pgProxy.start();
     const engineEnv: Record<string, string> = {};
     if (hasEs) {
       esIndex = await createTestIndex(t.db);
-      const es = new URL(esUrl);
-      esProxy = new TcpProxy(es.hostname, Number(es.port));
-      await esProxy.restore();
+      esProxy = FaultProxy.for(esUrl);
+      await esProxy.start();
       Object.assign(engineEnv, { ELASTICSEARCH_URL: esProxy.proxied(esUrl), ELASTICSEARCH_INDEX: esIndex.index });
     } else {
       engineEnv.ELASTICSEARCH_URL = `http://127.0.0.1:${await closedPort()}`;

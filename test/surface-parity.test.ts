@@ -8,7 +8,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
-import { cliEnv, connectHttpMcp, restRead, restSearch, startHttp, type HttpProcess } from './helpers/spawn.js';
+import { cliEnv, connectHttpMcp, restRead, restSearch } from './helpers/spawn.js';
+import { startHttp, type HttpProcess } from './helpers/http.js';
 
 const NOW = Math.floor(Date.now() / 1000);
 let t: TestDatabase;

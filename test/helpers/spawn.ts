@@ -1,12 +1,12 @@
 /**
  * Drives the built CLI (`node dist/cli.js`) as a child process: one-shot runs, an HTTP server on an
- * ephemeral port, MCP clients over stdio and Streamable HTTP, raw HTTP requests (any Host/Origin),
- * and a TCP proxy in front of Postgres that a test can cut and restore.
+ * ephemeral port, MCP clients over stdio and Streamable HTTP, raw HTTP requests (any Host/Origin).
+ * (Faults between searchdesk and its servers: fault-proxy.ts.)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer, connect, type Server, type Socket } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -79,9 +79,11 @@ export function logLines(stderr: string): Array<Record<string, unknown>> {
     });
 }
 
+/** An HTTP server under test: spawned (startHttp here) or in-process (helpers/http.ts). */
 export interface HttpProcess {
   url: string;
-  child: ChildProcess;
+  /** Whether it still runs (exitCode null) and as which process. */
+  child: Pick<ChildProcess, 'pid' | 'exitCode'>;
   stderr: () => string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
@@ -216,49 +218,6 @@ export function rawRequest(
     req.on('error', reject);
     req.end(opts.body);
   });
-}
-
-/** A TCP proxy to Postgres; `cut()` makes Postgres unreachable (existing connections die), `restore()` brings it back. */
-export class TcpProxy {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-
-  constructor(
-    private readonly targetHost: string,
-    private readonly targetPort: number,
-  ) {}
-
-  /** Listens (again) on the same port. */
-  async restore(): Promise<void> {
-    const server = createServer((inbound) => {
-      const outbound = connect(this.targetPort, this.targetHost);
-      for (const s of [inbound, outbound]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => s.destroy());
-      }
-      inbound.pipe(outbound).pipe(inbound);
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
-    this.port = (server.address() as { port: number }).port;
-    this.server = server;
-  }
-
-  async cut(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    const server = this.server;
-    this.server = undefined;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  /** `url` with host and port replaced by the proxy's. */
-  proxied(url: string): string {
-    const u = new URL(url);
-    u.hostname = '127.0.0.1';
-    u.port = String(this.port);
-    return u.toString();
-  }
 }
 
 /** A TCP port nothing listens on (bound, read, released). */

@@ -1,11 +1,13 @@
 /**
  * A multi-tenant help desk for isolation properties (the world of test/isolation.test.ts, plus
  * articles and an account without `advanced_search`): several accounts sharing names and words,
- * users in several accounts with different roles, agents with some or no inboxes. The oracle says,
- * from the data in memory, what a caller may see for a query, in the contract's order.
+ * users in several accounts with different roles, agents with some or no inboxes. expectedIds
+ * says, from the data in memory, what a caller may see for a query, in the contract's order:
+ * the access rules here, the matching and order in the shared oracle (oracle.ts).
  */
 import fc from 'fast-check';
 import { DAY, type Fixture } from './fixtures.js';
+import { expectArticles, expectContacts, expectConversations, expectMessages } from './oracle.js';
 
 export const TENANT_NAMES = ['Ana Lee', 'Bo Chen', 'Cy Diaz', 'Ana Chen', 'Lee Bo', 'Dee Ana'];
 export const TENANT_WORDS = ['refund', 'order', 'ship', 'shipping', 'invoice', 'late', 'broken', 'reorder'];
@@ -134,70 +136,42 @@ export function accessibleInboxes(w: TenantWorld, caller: Membership): Set<numbe
   );
 }
 
-const byDesc = (a: number[], b: number[]) => {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return b[i]! - a[i]!;
-  return 0;
-};
-/**
- * The product's case folding (README), written independently: each code point on its own is
- * lower-cased (so Σ → σ wherever it stands), then İ → i and ς → σ.
- */
-export const foldText = (s: string) =>
-  [...s].map((c) => (c === '\u0130' ? 'i' : c === '\u03c2' ? '\u03c3' : c.toLowerCase())).join('');
-export const wordsOf = (s: string) =>
-  foldText(s)
-    .split(/[^\p{L}\p{M}\p{N}]+/u)
-    .filter(Boolean);
-const startsWord = (text: string, word: string) => wordsOf(text).some((w) => w.startsWith(word));
-
-/** Every row `caller` may see that matches `q`, in the contract's order (before paging). */
+/** Every row `caller` may see that matches `q`, in the contract's order (before paging): the shared oracle on what access leaves. */
 export function expectedIds(w: TenantWorld, op: Op, caller: Membership, q: string): number[] {
-  const ql = foldText(q);
   const inboxes = accessibleInboxes(w, caller);
-  const ordered = (rows: Array<{ key: number[]; id: number }>) => rows.sort((a, b) => byDesc(a.key, b.key)).map((r) => r.id);
-  const words = wordsOf(q);
+  const contactTexts = (id: number) => {
+    const c = w.contacts.find((x) => x.id === id)!;
+    return [c.name, c.email];
+  };
   switch (op) {
     case 'contacts':
-      return ordered(
-        w.contacts
-          .filter((c) => c.account === caller.account && (foldText(c.name).includes(ql) || foldText(c.email).includes(ql)))
-          .map((c) => ({ key: [c.last, c.id], id: c.id })),
+      return expectContacts(
+        w.contacts.filter((c) => c.account === caller.account).map((c) => ({ id: c.id, texts: [c.name, c.email], last: c.last })),
+        q,
       );
     case 'conversations':
-      return ordered(
+      return expectConversations(
         w.conversations
-          .filter((v) => {
-            if (v.account !== caller.account || !inboxes.has(v.inbox)) return false;
-            const c = w.contacts.find((x) => x.id === v.contact)!;
-            return String(v.display).includes(ql) || foldText(c.name).includes(ql) || foldText(c.email).includes(ql);
-          })
-          .map((v) => ({ key: [v.created, v.id], id: v.id })),
+          .filter((v) => v.account === caller.account && inboxes.has(v.inbox))
+          .map((v) => ({
+            id: v.id,
+            display: v.display,
+            contactTexts: contactTexts(v.contact),
+            created: v.created,
+            last: v.created,
+          })),
+        q,
       );
     case 'messages':
-      return ordered(
-        w.messages
-          .filter(
-            (m) =>
-              m.account === caller.account &&
-              inboxes.has(m.inbox) &&
-              m.type < 2 &&
-              m.created >= w.now - 90 * DAY &&
-              words.length > 0 &&
-              words.every((qw) => startsWord(m.content, qw)),
-          )
-          .map((m) => ({ key: [m.created, m.id], id: m.id })),
+      return expectMessages(
+        w.messages.filter((m) => m.account === caller.account && inboxes.has(m.inbox) && m.type < 2),
+        q,
+        { since: w.now - 90 * DAY },
       );
     case 'articles':
-      // Relevance tiers (README): every word in the title (2), else the content was needed (0).
-      return ordered(
-        w.articles
-          .filter(
-            (a) =>
-              a.account === caller.account &&
-              words.length > 0 &&
-              words.every((qw) => startsWord(a.title, qw) || startsWord(a.content, qw)),
-          )
-          .map((a) => ({ key: [words.every((qw) => startsWord(a.title, qw)) ? 2 : 0, a.updated, a.id], id: a.id })),
+      return expectArticles(
+        w.articles.filter((a) => a.account === caller.account),
+        q,
       );
   }
 }

@@ -1,9 +1,11 @@
 /**
- * A TCP proxy that misbehaves on demand, for fault tests against real servers: `delay(ms)` holds
- * every chunk from the server for `ms` before passing it on (a slow search engine), `hold()`
- * forwards nothing in either direction while keeping connections open (a network that hangs
- * without a reset), `pass()` goes back to normal and delivers what was held, in order.
- * (Cutting connections outright: TcpProxy in spawn.ts.)
+ * The one TCP proxy that misbehaves on demand, for fault tests against real servers (Postgres,
+ * Elasticsearch, OpenSearch), so the shared servers other test files use are never stopped:
+ * `cut()` makes the server unreachable (open connections die, new ones are refused) and
+ * `restore()` brings it back on the same port; `delay(ms)` holds every chunk from the server for
+ * `ms` before passing it on (a slow search engine), `hold()` forwards nothing in either direction
+ * while keeping connections open (a network that hangs without a reset), `pass()` goes back to
+ * normal and delivers what was held, in order.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
@@ -52,7 +54,7 @@ class Pipe {
   }
 }
 
-export class DelayProxy {
+export class FaultProxy {
   private server: Server | undefined;
   private mode: Mode = { kind: 'pass' };
   private readonly pipes = new Set<Pipe>();
@@ -65,12 +67,22 @@ export class DelayProxy {
   ) {}
 
   /** A proxy in front of the host and port of `url`. */
-  static for(url: string): DelayProxy {
+  static for(url: string): FaultProxy {
     const u = new URL(url);
-    return new DelayProxy(u.hostname, Number(u.port || (u.protocol === 'https:' ? 443 : 80)));
+    const port =
+      u.port || (u.protocol === 'postgres:' || u.protocol === 'postgresql:' ? 5432 : u.protocol === 'https:' ? 443 : 80);
+    return new FaultProxy(u.hostname, Number(port));
   }
 
-  async start(): Promise<void> {
+  /** Listens (on a free port the first time, then on the same one again after cut()). */
+  start(): Promise<void> {
+    return this.restore();
+  }
+
+  /** Listens again on the same port, forwarding normally. */
+  async restore(): Promise<void> {
+    if (this.server) return;
+    this.mode = { kind: 'pass' };
     const server = createServer((inbound) => {
       const outbound = connect(this.targetPort, this.targetHost);
       const up = new Pipe(outbound, () => this.mode, false);
@@ -126,10 +138,16 @@ export class DelayProxy {
     return u.toString();
   }
 
-  async close(): Promise<void> {
+  /** The server is gone: open connections die, new ones are refused. restore() brings it back. */
+  async cut(): Promise<void> {
     for (const s of this.sockets) s.destroy();
     const server = this.server;
     this.server = undefined;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Stops for good (the same as cut(); for afterAll hooks). */
+  close(): Promise<void> {
+    return this.cut();
   }
 }
