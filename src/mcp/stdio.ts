@@ -7,25 +7,24 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { App } from '../app.js';
-import type { Caller } from '../auth/access.js';
 import type { Logger } from '../logger.js';
 import { withAccessCache } from '../search/core.js';
 import { createMcpServer } from './server.js';
-import { startupCaller } from './stdio-caller.js';
+import { startupToken } from './stdio-caller.js';
 
 export interface StdioOptions {
   app: App;
   logger: Logger;
   /**
-   * Who to act as when no token is configured. Unset ⇒ a missing token refuses to start.
+   * The token to use when none is configured. Unset ⇒ a missing token refuses to start.
    * (Hook for the embedded demo database, where stdio acts as the demo administrator.)
    */
-  defaultCaller?: Caller;
+  defaultToken?: string;
   /**
    * The startup token check, already under way (serve starts it before loading the MCP SDK so the
    * two overlap); started here when absent. Its app must be the one given here.
    */
-  caller?: Promise<() => Promise<Caller>>;
+  token?: Promise<string>;
   stdin?: NodeJS.ReadableStream & { pause(): unknown };
   stdout?: NodeJS.WritableStream;
 }
@@ -69,8 +68,8 @@ function trackInFlight(transport: StdioServerTransport): { drained(timeoutMs: nu
 export async function startStdioServer(opts: StdioOptions): Promise<RunningStdio> {
   const { logger } = opts;
   const app: App = { ...opts.app, deps: withAccessCache(opts.app.deps) };
-  const resolveCaller = await (opts.caller ?? startupCaller({ app, logger, defaultCaller: opts.defaultCaller }));
-  const server = createMcpServer({ deps: app.deps, config: app.config, logger, resolveCaller, version: app.version });
+  const token = await (opts.token ?? startupToken({ app, logger, defaultToken: opts.defaultToken }));
+  const server = createMcpServer({ deps: app.deps, config: app.config, logger, token, version: app.version });
   const stdin = opts.stdin ?? process.stdin;
   const transport = new StdioServerTransport(
     stdin as typeof process.stdin,
