@@ -33,6 +33,8 @@ export interface McpServerOptions {
   token: string | undefined;
   version?: string;
   onToolCall?: (event: ToolCallEvent) => void;
+  /** Hears each tool call start and settle (stdio counts the calls still to answer when stdin ends). */
+  inFlight?: { started(): void; settled(): void };
 }
 
 const INSTRUCTIONS =
@@ -63,8 +65,13 @@ export function createMcpServer(opts: McpServerOptions): Server {
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST as Tool[] }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    calls ??= import('./call.js');
-    return (await calls).callTool(opts, request.params.name, request.params.arguments);
+    opts.inFlight?.started();
+    try {
+      calls ??= import('./call.js');
+      return await (await calls).callTool(opts, request.params.name, request.params.arguments);
+    } finally {
+      opts.inFlight?.settled();
+    }
   });
   return server;
 }
