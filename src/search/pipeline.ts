@@ -17,7 +17,7 @@ import type { Logger } from '../logger.js';
 import { MESSAGES, SearchError, toSearchError } from '../errors.js';
 import { authenticateToken, openContext, openContextForToken, type SearchDeps } from './core.js';
 import type { SearchContext } from './context.js';
-import type { Operation, ParamsOf, ReadOperation, ReadParamsOf } from './params.js';
+import { readParamsSchemas, type Operation, type ParamsOf, type ReadOperation, type ReadParamsOf } from './params.js';
 import { runRead, type ReadResult } from './read/index.js';
 import type { Payload } from './records.js';
 import { runSearch, type SearchResult } from './service.js';
@@ -67,9 +67,7 @@ export type Outcome<O extends AnyOperation> = { facts: LogFacts } & (
   { result: ResultOf<O>; error?: undefined } | { result?: undefined; error: SearchError }
 );
 
-const READ_OPERATIONS: ReadonlySet<string> = new Set<ReadOperation>(['get_conversation', 'get_contact', 'get_article']);
-
-export const isReadOperation = (op: AnyOperation): op is ReadOperation => READ_OPERATIONS.has(op);
+export const isReadOperation = (op: AnyOperation): op is ReadOperation => Object.hasOwn(readParamsSchemas, op);
 
 /**
  * Runs one request. Never throws: a refusal or failure comes back as `error` (a SearchError;
