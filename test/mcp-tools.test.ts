@@ -6,7 +6,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticateToken, type SearchDeps } from '../src/search/core.js';
+import type { Db } from '../src/db/db.js';
+import type { SearchDeps } from '../src/search/core.js';
 import { createMcpServer, type McpServerOptions } from '../src/mcp/server.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
@@ -61,7 +62,7 @@ async function connect(token: string, overrides: Partial<McpServerOptions> = {})
     deps,
     config: { defaultAccountId: undefined, maxResultChars: 60_000 },
     logger: silentLogger,
-    resolveCaller: () => authenticateToken(deps, token),
+    token,
     version: '9.9.9',
     ...overrides,
   });
@@ -253,14 +254,19 @@ describe('arguments and errors', () => {
 
   it('maps an unexpected failure to "Internal error" and keeps the details in the log', async () => {
     const log = memoryLogger('info');
-    const client = await connect(f.admin, {
-      logger: log.logger,
-      resolveCaller: () => Promise.reject(new Error('secret detail: SELECT * FROM x')),
-    });
+    // A database that fails in a way no SearchError describes (a driver bug, say).
+    const broken: Db = {
+      kind: 'pg',
+      query: () => Promise.reject(new Error('secret detail: SELECT * FROM x')),
+      ping: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+    };
+    const client = await connect(f.admin, { logger: log.logger, deps: { ...deps, db: broken } });
     expect(errorText(await call(client, 'search_contacts', { q: 'x' }))).toBe('Internal error');
     const lines = log.lines();
     expect(lines.find((l) => l.event === 'tool_internal_error')).toBeDefined();
     expect(lines.find((l) => l.event === 'tool_call')).toMatchObject({ tool: 'search_contacts', status: 'internal' });
+    expect(JSON.stringify(lines.filter((l) => l.event === 'tool_call'))).not.toContain('secret detail');
   });
 
   it('logs one tool_call line with account, counts and engine, never the token', async () => {

@@ -1,7 +1,6 @@
 /** `searchdesk serve [--stdio | --http]`: the MCP server over stdio (default) or the HTTP server. */
 import { parseArgs } from 'node:util';
 import type { App } from '../app.js';
-import type { Caller } from '../auth/access.js';
 import { loadConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import { demoBanner } from './demo.js';
@@ -18,24 +17,21 @@ export const SERVE_HELP = `Usage: searchdesk serve [--stdio | --http [--host HOS
 `;
 
 /** On the embedded demo database, stdio without a token acts as the demo administrator. */
-async function demoCaller(app: App): Promise<Caller | undefined> {
-  const admin = app.demo?.users.find((u) => u.role === 'administrator');
-  if (!admin || app.config.accessToken !== undefined) return undefined;
-  const { authenticateToken } = await import('../search/core.js');
-  return authenticateToken(app.deps, admin.token);
+function demoToken(app: App): string | undefined {
+  return app.demo?.users.find((u) => u.role === 'administrator')?.token;
 }
 
 async function serveStdio(app: App, logger: Logger): Promise<void> {
-  const [{ startupCaller }, { withAccessCache }] = await Promise.all([
+  const [{ startupToken }, { withAccessCache }] = await Promise.all([
     import('../mcp/stdio-caller.js'),
     import('../search/core.js'),
   ]);
   const served: App = { ...app, deps: withAccessCache(app.deps) };
   // The token check talks to Postgres while the MCP SDK loads; its outcome is awaited below.
-  const caller = startupCaller({ app: served, logger, defaultCaller: await demoCaller(app) });
-  caller.catch(() => undefined);
+  const token = startupToken({ app: served, logger, defaultToken: demoToken(app) });
+  token.catch(() => undefined);
   const { startStdioServer } = await import('../mcp/stdio.js');
-  const stdio = await startStdioServer({ app: served, logger, caller });
+  const stdio = await startStdioServer({ app: served, logger, token });
   await Promise.race([stdio.closed, untilSignal()]);
   await stdio.close();
 }

@@ -1,12 +1,11 @@
 /**
  * MCP over Streamable HTTP at `POST /mcp`, stateless: a fresh server and transport per request, so
- * any instance can answer any request. The token is checked before the MCP layer sees anything.
+ * any instance can answer any request. The token is checked before the MCP layer sees anything
+ * (a refusal is a 401; Postgres down lets the request through, see openSession) and on every tool call.
  */
-import type { Caller } from '../auth/access.js';
 import { createMcpServer } from '../mcp/server.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { authenticateToken } from '../search/core.js';
-import { toSearchError } from '../errors.js';
+import { openSession } from '../search/core.js';
 import { headerValue, type RequestContext } from './context.js';
 import { BodyTooLargeError, readBody, sendError, sendJsonRpcError } from './respond.js';
 
@@ -18,22 +17,15 @@ export function mcpToken(ctx: RequestContext): string | undefined {
   return bearer?.[1];
 }
 
-/**
- * 401 for a missing, unknown or bot token. When Postgres does not answer, the token cannot be
- * checked yet: the request goes on and every tool call re-checks it, so tools answer
- * "Search backend unavailable" (contract §8) and recover with Postgres.
- */
-async function authenticateMcp(ctx: RequestContext): Promise<(() => Promise<Caller>) | undefined> {
-  const token = mcpToken(ctx);
+/** Opens the request's session (openSession in the core); false once a refusal is answered (401). */
+async function admitMcp(ctx: RequestContext, token: string | undefined): Promise<boolean> {
   try {
-    const caller = await authenticateToken(ctx.app.deps, token);
-    ctx.facts.user = caller.userId;
-    return () => Promise.resolve(caller);
+    const { caller } = await openSession(ctx.app.deps, token);
+    if (caller) ctx.facts.user = caller.userId;
+    return true;
   } catch (err) {
-    const error = toSearchError(err);
-    if (error.code === 'backend_unavailable' && token !== undefined) return () => authenticateToken(ctx.app.deps, token);
-    sendError(ctx.res, error, ctx.log);
-    return undefined;
+    sendError(ctx.res, err, ctx.log);
+    return false;
   }
 }
 
@@ -62,8 +54,8 @@ export async function handleMcp(ctx: RequestContext): Promise<void> {
     sendJsonRpcError(res, 405, -32000, 'Method not allowed: this server is stateless, use POST', { allow: 'POST' });
     return;
   }
-  const resolveCaller = await authenticateMcp(ctx);
-  if (!resolveCaller) return;
+  const token = mcpToken(ctx);
+  if (!(await admitMcp(ctx, token))) return;
   const parsed = await readJsonRpc(ctx);
   if (!parsed) return;
 
@@ -71,7 +63,7 @@ export async function handleMcp(ctx: RequestContext): Promise<void> {
     deps: app.deps,
     config: app.config,
     logger: log,
-    resolveCaller,
+    token,
     version: app.version,
     onToolCall: (e) => metrics.observeToolCall(e.tool, e.status, e.durationMs / 1000),
   });

@@ -1,9 +1,9 @@
 /**
  * The REST surface: `GET /api/v1/accounts/{account_id}/search[/<resource>]` → `{ payload }`, and
  * the reads on the help desk's own paths (a conversation's messages, a contact, an article).
- * Order of checks, as in the help desk: token (401) → account (404/401) → parameters (422) → record (404).
+ * The core's pipeline (src/search/pipeline.ts) runs each request in the help desk's order: token (401) →
+ * account (404/401) → parameters (422) → record (404); this module extracts the inputs and writes the body.
  */
-import { authenticateToken, openContextForToken } from '../search/core.js';
 import { MESSAGES, SearchError } from '../errors.js';
 import {
   parseQueryParams,
@@ -13,11 +13,8 @@ import {
   readParamsSchemas,
   type Operation,
   type ReadOperation,
-  type ReadParamsOf,
 } from '../search/params.js';
-import { runRead } from '../search/read/index.js';
-import type { Payload } from '../search/records.js';
-import { runSearch } from '../search/service.js';
+import { handle, type PipelineRequest, type ResultOf } from '../search/pipeline.js';
 import type { Handler, RequestContext } from './context.js';
 import { mcpToken } from './mcp.js';
 import { sendJson } from './respond.js';
@@ -44,61 +41,57 @@ export function matchRestRoute(pathname: string): RestRoute | undefined {
   };
 }
 
-/** `{account_id}` must be a positive integer in canonical form; anything else is an unknown account. */
-export function parseAccountSegment(segment: string): number {
+/**
+ * The id a path segment names: a positive integer in canonical form; anything else names nothing
+ * (an account segment then stands as NaN: the core answers "unknown account", after the token).
+ */
+function pathId(segment: string): number | undefined {
   const id = /^[1-9]\d{0,15}$/.test(segment) ? Number(segment) : NaN;
-  if (!Number.isSafeInteger(id)) throw new SearchError('account_not_found', MESSAGES.accountNotFound);
-  return id;
-}
-
-function countRows(payload: Payload): Record<string, number> {
-  return Object.fromEntries(Object.entries(payload).map(([key, rows]) => [key, (rows as unknown[]).length]));
+  return Number.isSafeInteger(id) ? id : undefined;
 }
 
 /** `api_access_token`, else `Authorization: Bearer <token>` (the form the 401's WWW-Authenticate names). */
 const requestToken = (ctx: RequestContext) => mcpToken(ctx);
 
-/**
- * Token (401) → account (404/401), in one statement or none when the surface's access cache
- * knows both. A malformed account segment is a 404, but only after the token (contract §2).
- */
-async function openRequestContext(ctx: RequestContext, segment: string) {
-  const { app, log, facts } = ctx;
-  const token = requestToken(ctx);
-  let accountId: number;
-  try {
-    accountId = parseAccountSegment(segment);
-  } catch (err) {
-    facts.user = (await authenticateToken(app.deps, token)).userId;
-    throw err;
-  }
-  facts.account = accountId;
-  const { ctx: searchCtx } = await openContextForToken(app.deps, token, accountId, log, (caller) => {
-    facts.user = caller.userId;
-  });
-  return searchCtx;
+/** Runs a request through the core's pipeline; its facts go to the request's log line. */
+async function runRequest<O extends Operation | ReadOperation>(
+  ctx: RequestContext,
+  request: Omit<PipelineRequest<O>, 'token' | 'logger'>,
+): Promise<ResultOf<O>> {
+  const outcome = await handle(ctx.app.deps, { ...request, token: requestToken(ctx), logger: ctx.log });
+  Object.assign(ctx.facts, outcome.facts);
+  if (outcome.error) throw outcome.error;
+  return outcome.result;
 }
 
 async function handleSearch(ctx: RequestContext, op: Operation, segment: string): Promise<void> {
-  const { app, res, url, facts } = ctx;
-  const searchCtx = await openRequestContext(ctx, segment);
-  const params = parseQueryParams(op, url.searchParams);
-  const result = await runSearch(searchCtx, app.deps.engines, op, params);
-  Object.assign(facts, { counts: countRows(result.payload), engine: result.meta.engine });
-  sendJson(res, 200, { payload: result.payload });
+  const result = await runRequest(ctx, {
+    account: pathId(segment) ?? NaN,
+    operation: op,
+    params: () => parseQueryParams(op, ctx.url.searchParams),
+  });
+  sendJson(ctx.res, 200, { payload: result.payload });
 }
+
+/** The path parameter's name in a read's parameters. */
+type IdKey = 'display_id' | 'id';
+
+/** The query parameters of a read: the path names the record (an `id` there is ignored like any unknown parameter). */
+const queryKeysOf = (op: ReadOperation) =>
+  Object.keys(readParamsSchemas[op].shape).filter((k) => k !== 'id' && k !== 'display_id');
 
 /** The reads, each on the help desk's path for it; `:id` is the record the route reads. */
 const READ_ROUTES: ReadonlyArray<{
   op: ReadOperation;
   path: RegExp;
   label: string;
-  /** The path parameter's name in the operation's parameters. */
-  idKey: 'display_id' | 'id';
+  idKey: IdKey;
+  queryKeys: string[];
   notFound: string;
 }> = [
   {
     op: 'get_conversation',
+    queryKeys: queryKeysOf('get_conversation'),
     path: /^\/api\/v1\/accounts\/([^/]+)\/conversations\/([^/]+)\/messages$/,
     label: '/api/v1/accounts/:account_id/conversations/:display_id/messages',
     idKey: 'display_id',
@@ -106,6 +99,7 @@ const READ_ROUTES: ReadonlyArray<{
   },
   {
     op: 'get_contact',
+    queryKeys: queryKeysOf('get_contact'),
     path: /^\/api\/v1\/accounts\/([^/]+)\/contacts\/([^/]+)$/,
     label: '/api/v1/accounts/:account_id/contacts/:id',
     idKey: 'id',
@@ -113,6 +107,7 @@ const READ_ROUTES: ReadonlyArray<{
   },
   {
     op: 'get_article',
+    queryKeys: queryKeysOf('get_article'),
     path: /^\/api\/v1\/accounts\/([^/]+)\/articles\/([^/]+)$/,
     label: '/api/v1/accounts/:account_id/articles/:id',
     idKey: 'id',
@@ -130,30 +125,24 @@ function matchReadRoute(pathname: string): RestRoute | undefined {
   return undefined;
 }
 
-/** The record id of a path: a positive integer in canonical form; anything else names no record. */
-function recordId(segment: string): number | undefined {
-  const id = /^[1-9]\d{0,15}$/.test(segment) ? Number(segment) : NaN;
-  return Number.isSafeInteger(id) ? id : undefined;
-}
-
 async function handleRead(
   ctx: RequestContext,
   route: (typeof READ_ROUTES)[number],
   accountSegment: string,
   idSegment: string,
 ): Promise<void> {
-  const { res, url, facts } = ctx;
-  const searchCtx = await openRequestContext(ctx, accountSegment);
-  const schema = readParamsSchemas[route.op];
-  // The path names the record; the query string may not (an `id` there is ignored like any unknown parameter).
-  const keys = Object.keys(schema.shape).filter((k) => k !== 'id' && k !== 'display_id');
-  const input = queryInput(schema, url.searchParams, keys);
-  const id = recordId(idSegment);
-  // Parameters (422) before the record (404): a path id that names no record stands in as 1 until then.
-  const named = { ...input, [route.idKey]: id ?? 1 };
-  const params = parseWith(schema, named, readInputProblems(route.op, named)) as ReadParamsOf<typeof route.op>;
-  if (id === undefined) throw new SearchError('not_found', route.notFound);
-  const result = await runRead(searchCtx, route.op, params);
-  facts.engine = result.meta.engine;
-  sendJson(res, 200, result.body);
+  const result = await runRequest(ctx, {
+    account: pathId(accountSegment) ?? NaN,
+    operation: route.op,
+    params: () => {
+      const input = queryInput(readParamsSchemas[route.op], ctx.url.searchParams, route.queryKeys);
+      const id = pathId(idSegment);
+      // Parameters (422) before the record (404): a path id that names no record stands in as 1 until then.
+      const named = { ...input, [route.idKey]: id ?? 1 };
+      const params = parseWith(readParamsSchemas[route.op], named, readInputProblems(route.op, named));
+      if (id === undefined) throw new SearchError('not_found', route.notFound);
+      return params;
+    },
+  });
+  sendJson(ctx.res, 200, result.body);
 }

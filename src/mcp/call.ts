@@ -1,32 +1,17 @@
 /**
- * One tool call on the MCP server (loaded on the first call): arguments → caller → account →
- * search or read → result.
+ * One tool call on the MCP server (loaded on the first call): the tool's arguments go through the
+ * core's pipeline (src/search/pipeline.ts: arguments → token → account → access → search or
+ * read); this module maps the outcome to a tool result or a tool error.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../logger.js';
-import { openContext } from '../search/core.js';
 import { toSearchError } from '../errors.js';
-import {
-  coerceNumericStrings,
-  parseWith,
-  readInputProblems,
-  readParamsSchemas,
-  type Operation,
-  type ParamsOf,
-  type ReadOperation,
-  type ReadParamsOf,
-} from '../search/params.js';
-import { runRead } from '../search/read/index.js';
-import type { Payload } from '../search/records.js';
-import { runSearch } from '../search/service.js';
-import { resolveAccountId } from './account.js';
+import { coerceNumericStrings, parseWith, readInputProblems } from '../search/params.js';
+import { handle, isReadOperation, type ParamsFor } from '../search/pipeline.js';
+import type { ReadResult } from '../search/read/index.js';
+import type { SearchResult } from '../search/service.js';
 import { toReadToolResult, toToolError, toToolResult, toolErrorText } from './result.js';
 import type { McpServerOptions } from './server.js';
 import { findTool, TOOL_NAMES, type ToolDef } from './tools.js';
-
-function countRows(payload: Payload): Record<string, number> {
-  return Object.fromEntries(Object.entries(payload).map(([key, rows]) => [key, (rows as unknown[]).length]));
-}
 
 /** One tool call: never throws; one log line and one observer event per call. */
 export async function callTool(
@@ -45,7 +30,20 @@ export async function callTool(
       status = 'unknown_tool';
       return toolErrorText(`Unknown tool. The tools are: ${TOOL_NAMES.join(', ')}`);
     }
-    return await runTool(opts, def, args, facts, log);
+    const outcome = await handle(opts.deps, {
+      token: opts.token,
+      account: { argument: true, fallback: opts.config.defaultAccountId },
+      operation: def.op,
+      params: () => parseArguments(def, args),
+      logger: log,
+    });
+    Object.assign(facts, outcome.facts);
+    if (outcome.error) throw outcome.error;
+    const result = isReadOperation(def.op)
+      ? toReadToolResult(outcome.result as ReadResult, opts.config.maxResultChars)
+      : toToolResult(outcome.result as SearchResult, opts.config.maxResultChars);
+    facts.truncated = result._meta.truncated ?? false;
+    return result;
   } catch (err) {
     const error = toSearchError(err);
     status = error.code;
@@ -57,41 +55,10 @@ export async function callTool(
   }
 }
 
-const isRead = (op: Operation | ReadOperation): op is ReadOperation => Object.hasOwn(readParamsSchemas, op);
-
-/**
- * arguments (every problem in one message) → caller → account → search or read → result; each
- * step throws a SearchError. Arguments come first so a model can fix them in one round trip.
- */
-async function runTool(
-  opts: McpServerOptions,
-  def: ToolDef,
-  args: Record<string, unknown> | undefined,
-  facts: Record<string, unknown>,
-  log: Logger,
-): Promise<CallToolResult> {
-  const { deps, config } = opts;
+/** The tool's arguments, validated by its schema (`account_id` included); every problem in one message. */
+function parseArguments(def: ToolDef, args: Record<string, unknown> | undefined) {
   const input = coerceNumericStrings(args ?? {});
-  const { account_id: given, ...params } = parseWith(def.inputSchema, input, readInputProblems(def.op, input)) as {
+  return parseWith(def.inputSchema, input, readInputProblems(def.op, input)) as ParamsFor<ToolDef['op']> & {
     account_id?: number;
   };
-  const caller = await opts.resolveCaller();
-  facts.user = caller.userId;
-  const accountId = await resolveAccountId(deps, caller, given, config.defaultAccountId);
-  facts.account = accountId;
-  const ctx = await openContext(deps, caller, accountId, log);
-  if (isRead(def.op)) {
-    const result = await runRead(ctx, def.op, params as ReadParamsOf<typeof def.op>);
-    const toolResult = toReadToolResult(result, config.maxResultChars);
-    Object.assign(facts, { engine: result.meta.engine, truncated: toolResult._meta.truncated ?? false });
-    return toolResult;
-  }
-  const result = await runSearch(ctx, deps.engines, def.op, params as ParamsOf<typeof def.op>);
-  const toolResult = toToolResult(result, config.maxResultChars);
-  Object.assign(facts, {
-    counts: countRows(result.payload),
-    engine: result.meta.engine,
-    truncated: toolResult._meta.truncated ?? false,
-  });
-  return toolResult;
 }

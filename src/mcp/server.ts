@@ -1,7 +1,8 @@
 /**
  * The MCP server factory. Uses the SDK's low-level Server so argument validation is ours: the
  * shared zod schemas give the same messages as REST, instead of the SDK's "Input validation error".
- * The transport decides who the caller is (stdio: the configured token; HTTP: the request header).
+ * The transport decides who the caller is (stdio: the configured token; HTTP: the request header)
+ * and opens the session (openSession in the core); every tool call checks the token again.
  *
  * Cheap to create (HTTP makes one per request): the tool list is built once (at build time in the
  * bundle, see tool-list.ts), no JSON Schema validator is built, and the search machinery
@@ -10,7 +11,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import type { Caller } from '../auth/access.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { SearchDeps } from '../search/core.js';
@@ -29,10 +29,12 @@ export interface McpServerOptions {
   deps: SearchDeps;
   config: Pick<Config, 'defaultAccountId' | 'maxResultChars'>;
   logger: Logger;
-  /** Resolves the caller of a tool call; throws the contract's 401 errors. */
-  resolveCaller: () => Promise<Caller>;
+  /** The session's token (stdio: SEARCHDESK_ACCESS_TOKEN; HTTP: the request's header), checked on every call. */
+  token: string | undefined;
   version?: string;
   onToolCall?: (event: ToolCallEvent) => void;
+  /** Hears each tool call start and settle (stdio counts the calls still to answer when stdin ends). */
+  inFlight?: { started(): void; settled(): void };
 }
 
 const INSTRUCTIONS =
@@ -63,8 +65,13 @@ export function createMcpServer(opts: McpServerOptions): Server {
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST as Tool[] }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    calls ??= import('./call.js');
-    return (await calls).callTool(opts, request.params.name, request.params.arguments);
+    opts.inFlight?.started();
+    try {
+      calls ??= import('./call.js');
+      return await (await calls).callTool(opts, request.params.name, request.params.arguments);
+    } finally {
+      opts.inFlight?.settled();
+    }
   });
   return server;
 }

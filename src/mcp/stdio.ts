@@ -5,27 +5,25 @@
  * token stops working within its bound (ACCESS_CACHE_TTL_MS, 2 s).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { App } from '../app.js';
-import type { Caller } from '../auth/access.js';
 import type { Logger } from '../logger.js';
 import { withAccessCache } from '../search/core.js';
 import { createMcpServer } from './server.js';
-import { startupCaller } from './stdio-caller.js';
+import { startupToken } from './stdio-caller.js';
 
 export interface StdioOptions {
   app: App;
   logger: Logger;
   /**
-   * Who to act as when no token is configured. Unset ⇒ a missing token refuses to start.
+   * The token to use when none is configured. Unset ⇒ a missing token refuses to start.
    * (Hook for the embedded demo database, where stdio acts as the demo administrator.)
    */
-  defaultCaller?: Caller;
+  defaultToken?: string;
   /**
    * The startup token check, already under way (serve starts it before loading the MCP SDK so the
    * two overlap); started here when absent. Its app must be the one given here.
    */
-  caller?: Promise<() => Promise<Caller>>;
+  token?: Promise<string>;
   stdin?: NodeJS.ReadableStream & { pause(): unknown };
   stdout?: NodeJS.WritableStream;
 }
@@ -38,29 +36,32 @@ export interface RunningStdio {
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
-/** Counts requests read from the transport and not yet answered. */
-function trackInFlight(transport: StdioServerTransport): { drained(timeoutMs: number): Promise<void> } {
+/**
+ * Counts the tool calls not yet answered (the only requests that wait on I/O; the others are
+ * answered at once). The SDK writes a call's answer in the microtasks after its handler settles,
+ * so idleness is judged one macrotask later: by then every answer due has been written.
+ */
+function inFlightCalls() {
   let pending = 0;
-  let onIdle: (() => void) | undefined;
-  const receive = transport.onmessage;
-  transport.onmessage = (message: JSONRPCMessage) => {
-    if ('method' in message && 'id' in message) pending += 1;
-    receive?.(message);
-  };
-  const send = transport.send.bind(transport);
-  transport.send = async (message: JSONRPCMessage) => {
-    await send(message);
-    if (('result' in message || 'error' in message) && pending > 0 && (pending -= 1) === 0) onIdle?.();
-  };
+  let onSettled: (() => void) | undefined;
   return {
-    drained: (timeoutMs) =>
+    started: () => void (pending += 1),
+    settled() {
+      pending -= 1;
+      onSettled?.();
+    },
+    /** Resolves once no call is left to answer, or after `timeoutMs`. */
+    drained: (timeoutMs: number) =>
       new Promise<void>((resolve) => {
-        if (pending === 0) return resolve();
         const timer = setTimeout(resolve, timeoutMs);
-        onIdle = () => {
+        const check = () => {
+          if (pending > 0) return;
           clearTimeout(timer);
           resolve();
         };
+        onSettled = () => setImmediate(check);
+        // Requests already read may not have reached their handler yet (stdin's end comes first).
+        setImmediate(check);
       }),
   };
 }
@@ -69,8 +70,9 @@ function trackInFlight(transport: StdioServerTransport): { drained(timeoutMs: nu
 export async function startStdioServer(opts: StdioOptions): Promise<RunningStdio> {
   const { logger } = opts;
   const app: App = { ...opts.app, deps: withAccessCache(opts.app.deps) };
-  const resolveCaller = await (opts.caller ?? startupCaller({ app, logger, defaultCaller: opts.defaultCaller }));
-  const server = createMcpServer({ deps: app.deps, config: app.config, logger, resolveCaller, version: app.version });
+  const token = await (opts.token ?? startupToken({ app, logger, defaultToken: opts.defaultToken }));
+  const inFlight = inFlightCalls();
+  const server = createMcpServer({ deps: app.deps, config: app.config, logger, token, version: app.version, inFlight });
   const stdin = opts.stdin ?? process.stdin;
   const transport = new StdioServerTransport(
     stdin as typeof process.stdin,
@@ -81,7 +83,6 @@ export async function startStdioServer(opts: StdioOptions): Promise<RunningStdio
   server.onclose = () => resolveClosed();
   server.onerror = (err) => logger.warn({ event: 'mcp_transport_error', message: err.message }, 'stdio transport error');
   await server.connect(transport);
-  const inFlight = trackInFlight(transport);
   // The SDK transport does not notice the client going away; stdin ending means exactly that.
   // Requests already read are still answered (`echo … | searchdesk` gets its answers).
   stdin.once('end', () => void inFlight.drained(DRAIN_TIMEOUT_MS).then(resolveClosed));

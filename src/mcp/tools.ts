@@ -14,7 +14,7 @@ import {
 } from '../search/params.js';
 import { articleDetailSchema, contactDetailSchema, conversationTranscriptSchema, envelopeSchemas } from '../search/records.js';
 
-/** `account_id` as every tool accepts it; validated by us (see account.ts), described for the model. */
+/** `account_id` as every tool accepts it; validated by us (the core picks the account, see src/search/pipeline.ts), described for the model. */
 const ACCOUNT_ID_MESSAGE = 'account_id must be a positive integer';
 export const accountIdSchema = z
   .number({ error: ACCOUNT_ID_MESSAGE })

@@ -1,6 +1,7 @@
 /**
- * The core as the surfaces use it: authenticate → account access → run a validated operation.
- * Surfaces parse parameters with params.ts and map SearchError in one place each.
+ * The caller checks of the core: token → caller, caller → access to one account, and opening a
+ * session for a token. The request pipeline (pipeline.ts) runs them in order; kept apart from it
+ * so a start that only checks the caller (stdio) does not load the search modules.
  *
  * With `accessCache` set (the HTTP and stdio surfaces set it, see withAccessCache), accepted
  * caller checks are reused for at most its TTL; refusals and failures are always checked anew.
@@ -8,11 +9,10 @@
 import { authenticate, resolveAccess, resolveTokenAccess, type AccessContext, type Caller } from '../auth/access.js';
 import { createAccessCache, type AccessCache } from '../auth/cache.js';
 import type { Db } from '../db/db.js';
+import { SearchError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { SearchContext } from './context.js';
 import type { MessageEngines } from './messages/index.js';
-import type { Operation, ParamsOf } from './params.js';
-import type { SearchResult } from './service.js';
 
 /** The dependencies every surface shares. */
 export interface SearchDeps {
@@ -94,17 +94,18 @@ export async function openContextForToken(
   return { caller, ctx: { db: deps.db, access: granted, logger, now: deps.now } };
 }
 
-/** Runs an operation for a caller on an account. */
-export async function searchAs<O extends Operation>(
-  deps: SearchDeps,
-  caller: Caller,
-  accountId: number,
-  op: O,
-  params: ParamsOf<O>,
-  logger = deps.logger,
-): Promise<SearchResult> {
-  const ctx = await openContext(deps, caller, accountId, logger);
-  // Loaded on first use: a start that only checks the caller (stdio) does not build the search modules.
-  const { runSearch } = await import('./service.js');
-  return runSearch(ctx, deps.engines, op, params);
+/**
+ * Opens a session for a token before any protocol is spoken (the stdio process at start, one
+ * `POST /mcp`): a missing, unknown or bot token throws its 401 error. When Postgres does not
+ * answer, the token cannot be checked yet: the session opens anyway (`caller` undefined), and as
+ * every call checks the token again (the pipeline does, through the access cache), tools answer
+ * "Search backend unavailable" until Postgres is back and then work, or refuse the token (contract §8).
+ */
+export async function openSession(deps: SearchDeps, token: string | undefined): Promise<{ caller: Caller | undefined }> {
+  try {
+    return { caller: await authenticateToken(deps, token) };
+  } catch (err) {
+    if (err instanceof SearchError && err.code === 'backend_unavailable') return { caller: undefined };
+    throw err;
+  }
 }

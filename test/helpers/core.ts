@@ -1,8 +1,8 @@
-/** Drives the search core the way a surface does: token → account → validated params → result. */
+/** Drives the search core the way a surface does: its pipeline (token → account → access → validated params → result). */
 import type { Db } from '../../src/db/db.js';
 import { createPostgresEngine } from '../../src/search/messages/postgres.js';
 import type { MessageEngine } from '../../src/search/messages/engine.js';
-import { openContext, searchAs, type SearchDeps } from '../../src/search/core.js';
+import type { SearchDeps } from '../../src/search/core.js';
 import type { MessageEngines } from '../../src/search/messages/index.js';
 import {
   parseParams,
@@ -12,9 +12,9 @@ import {
   type Operation,
   type ReadOperation,
 } from '../../src/search/params.js';
-import { runRead, type ReadResult } from '../../src/search/read/index.js';
+import { handle, type AnyOperation, type PipelineRequest, type ResultOf } from '../../src/search/pipeline.js';
+import type { ReadResult } from '../../src/search/read/index.js';
 import type { SearchResult } from '../../src/search/service.js';
-import { authenticate } from '../../src/auth/access.js';
 import { silentLogger } from './db.js';
 
 export function makeDeps(db: Db, opts: { primary?: MessageEngine; gate?: 'flag' | 'all'; now?: () => number } = {}): SearchDeps {
@@ -31,8 +31,14 @@ export async function search(
   op: Operation,
   raw: Record<string, unknown>,
 ): Promise<SearchResult> {
-  const caller = await authenticate(deps.db, token);
-  return searchAs(deps, caller, accountId, op, parseParams(op, raw));
+  return run(deps, { token, account: accountId, operation: op, params: () => parseParams(op, raw) });
+}
+
+/** One request through the core's pipeline (the account named like a REST path); throws its error. */
+async function run<O extends AnyOperation>(deps: SearchDeps, request: PipelineRequest<O>): Promise<ResultOf<O>> {
+  const outcome = await handle(deps, request);
+  if (outcome.error) throw outcome.error;
+  return outcome.result;
 }
 
 /** The ids of one payload key, in order. */
@@ -48,7 +54,10 @@ export async function read(
   op: ReadOperation,
   raw: Record<string, unknown>,
 ): Promise<ReadResult> {
-  const caller = await authenticate(deps.db, token);
-  const ctx = await openContext(deps, caller, accountId);
-  return runRead(ctx, op, parseWith(readParamsSchemas[op], raw, readInputProblems(op, raw)));
+  return run(deps, {
+    token,
+    account: accountId,
+    operation: op,
+    params: () => parseWith(readParamsSchemas[op], raw, readInputProblems(op, raw)),
+  });
 }
