@@ -16,7 +16,14 @@ import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
 import { cliEnv, connectHttpMcp, REST_SUFFIX } from './helpers/spawn.js';
 import { startHttp, type HttpProcess } from './helpers/http.js';
-import { expectArticles, expectContacts, expectConversations, expectMessages } from './helpers/oracle.js';
+import {
+  expectArticles,
+  expectContactConversations,
+  expectContacts,
+  expectConversations,
+  expectMessages,
+  expectTranscript,
+} from './helpers/oracle.js';
 
 export const FUZZ_SEED = 20260606;
 export const FUZZ_REST_RUNS = 400;
@@ -166,10 +173,6 @@ interface Effective {
 type Verdict = { ok: Effective } | { violations: string[] };
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const newestFirst =
-  <T extends { id: number }>(time: (x: T) => number) =>
-  (a: T, b: T) =>
-    time(b) - time(a) || b.id - a.id;
 
 function senderFilter(from: string | undefined): { type: 'contact' | 'agent'; id: bigint } | undefined {
   const m = from === undefined ? null : /^(contact|agent):(\d+)$/.exec(from);
@@ -606,30 +609,20 @@ function judgeRecord(tool: ReadTool, p: Record<string, number | boolean | undefi
   if (tool === 'get_contact') {
     const c = w.contacts.find((x) => x.id === p.id);
     if (!c) return { violations: [NOT_FOUND[tool]] };
-    const page = (p.page as number | undefined) ?? 1;
-    const rows = w.conversations
-      .filter((v) => v.contact === c.id)
-      .sort(newestFirst((v) => v.last))
-      .map((v) => v.id);
-    return { ok: { id: c.id, rows: rows.slice((page - 1) * 15, page * 15) } };
+    const rows = expectContactConversations(
+      w.conversations.filter((v) => v.contact === c.id),
+      p.page as number | undefined,
+    );
+    return { ok: { id: c.id, rows } };
   }
   const v = w.conversations.find((x) => (p.id !== undefined ? x.id === p.id : x.display === p.display_id));
   if (!v) return { violations: [NOT_FOUND[tool]] };
-  const messages = w.messages
-    .filter((m) => m.conversation === v.id)
-    .sort((a, b) => a.created - b.created || a.id - b.id)
-    .map((m) => m.id);
-  const side = p.before !== undefined ? 'before' : p.after !== undefined ? 'after' : undefined;
-  if (side === undefined)
-    return { ok: { id: v.id, rows: messages.slice(-50), hasMore: { before: messages.length > 50, after: false } } };
-  const at = messages.indexOf(p[side] as number);
-  if (at === -1) return { violations: [`${side} must be the id of a message of this conversation`] };
-  if (side === 'before') {
-    const older = messages.slice(0, at);
-    return { ok: { id: v.id, rows: older.slice(-50), hasMore: { before: older.length > 50, after: true } } };
-  }
-  const newer = messages.slice(at + 1);
-  return { ok: { id: v.id, rows: newer.slice(0, 50), hasMore: { before: true, after: newer.length > 50 } } };
+  const transcript = expectTranscript(
+    w.messages.filter((m) => m.conversation === v.id),
+    { before: p.before as number | undefined, after: p.after as number | undefined },
+  );
+  if ('missing' in transcript) return { violations: [`${transcript.missing} must be the id of a message of this conversation`] };
+  return { ok: { id: v.id, ...transcript } };
 }
 
 /** MCP: arguments (unknown ones, account_id, the tool's own) → account → record. */

@@ -94,3 +94,37 @@ export function expectArticles(
     (a) => [everyWordStarts(q, a.title) ? 2 : 0, a.updated, a.id],
   );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Reads (README "Reading"): what get_contact and get_conversation show, after the test's access
+// rule picked the rows (the caller's conversations; the conversation's messages it may read).
+// ---------------------------------------------------------------------------------------------
+
+/** get_contact: the contact's conversations, most recent activity first, then id; page `page` of 15. */
+export function expectContactConversations(rows: Array<{ id: number; last: number }>, page = 1): number[] {
+  return ordered(rows, (r) => [r.last, r.id]).slice((page - 1) * 15, page * 15);
+}
+
+export type Transcript = { rows: number[]; hasMore: { before: boolean; after: boolean } } | { missing: 'before' | 'after' };
+
+/**
+ * get_conversation: message ids oldest first (then id), 50 a page. Without a cursor the newest 50;
+ * `before`/`after` a message id, the 50 next to it on that side (`missing` when the id is not a
+ * message of the conversation).
+ */
+export function expectTranscript(
+  messages: Array<{ id: number; created: number }>,
+  cursor: { before?: number; after?: number } = {},
+): Transcript {
+  const ids = ordered(messages, (m) => [m.created, m.id]).reverse();
+  const side = cursor.before !== undefined ? 'before' : cursor.after !== undefined ? 'after' : undefined;
+  if (side === undefined) return { rows: ids.slice(-50), hasMore: { before: ids.length > 50, after: false } };
+  const at = ids.indexOf(cursor[side]!);
+  if (at === -1) return { missing: side };
+  if (side === 'before') {
+    const older = ids.slice(0, at);
+    return { rows: older.slice(-50), hasMore: { before: older.length > 50, after: true } };
+  }
+  const newer = ids.slice(at + 1);
+  return { rows: newer.slice(0, 50), hasMore: { before: true, after: newer.length > 50 } };
+}

@@ -7,7 +7,14 @@
  */
 import fc from 'fast-check';
 import { DAY, type Fixture } from './fixtures.js';
-import { expectArticles, expectContacts, expectConversations, expectMessages } from './oracle.js';
+import {
+  expectArticles,
+  expectContactConversations,
+  expectContacts,
+  expectConversations,
+  expectMessages,
+  expectTranscript,
+} from './oracle.js';
 
 export const TENANT_NAMES = ['Ana Lee', 'Bo Chen', 'Cy Diaz', 'Ana Chen', 'Lee Bo', 'Dee Ana'];
 export const TENANT_WORDS = ['refund', 'order', 'ship', 'shipping', 'invoice', 'late', 'broken', 'reorder'];
@@ -215,20 +222,15 @@ export function expectedRead(w: TenantWorld, caller: Membership, target: ReadTar
         (x) => x.account === caller.account && (id !== undefined ? x.id === id : x.display === display_id),
       );
       if (!v || !inboxes.has(v.inbox)) return undefined;
-      const rows = w.messages
-        .filter((m) => m.conversation === v.id && m.type !== 2)
-        .sort((a, b) => a.created - b.created || a.id - b.id)
-        .map((m) => m.id);
-      return { id: v.id, rows: rows.slice(-50) };
+      const transcript = expectTranscript(w.messages.filter((m) => m.conversation === v.id && m.type !== 2));
+      return { id: v.id, rows: 'rows' in transcript ? transcript.rows : [] };
     }
     case 'get_contact': {
       const c = w.contacts.find((x) => x.id === id && x.account === caller.account);
       if (!c) return undefined;
-      const rows = w.conversations
-        .filter((v) => v.contact === c.id && v.account === caller.account && inboxes.has(v.inbox))
-        .sort((a, b) => b.created - a.created || b.id - a.id)
-        .map((v) => v.id);
-      return { id: c.id, rows: rows.slice(0, 15) };
+      const visible = w.conversations.filter((v) => v.contact === c.id && v.account === caller.account && inboxes.has(v.inbox));
+      // The fixture's conversations had no activity after they were created.
+      return { id: c.id, rows: expectContactConversations(visible.map((v) => ({ id: v.id, last: v.created }))) };
     }
     case 'get_article': {
       const a = w.articles.find((x) => x.id === id && x.account === caller.account);
