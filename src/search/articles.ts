@@ -191,10 +191,9 @@ async function tryStrategy(
 /**
  * A word common in titles is answered by the titles of the newest articles (a window, when an
  * index gives updated_at order); a rare one by the trigram index's few candidates; the rest by the
- * plain statement (a word with more candidates than that is too common for the trigram index to
- * narrow: rechecking its matches costs more than reading the account's articles). The index-backed variant counts
- * on searchdesk's indexes; the default variant uses each only when `searchdesk db indexes`
- * created it.
+ * plain statement (with more candidates than the cap, rechecking the trigram index's matches costs
+ * more than reading the account's articles). The index-backed variant counts on searchdesk's
+ * indexes; the default variant uses each only when `searchdesk db indexes` created it.
  */
 export async function searchArticles(
   ctx: SearchContext,
@@ -205,12 +204,10 @@ export async function searchArticles(
   const words = splitWords(params.q);
   // A query of punctuation only has no word to match.
   if (words.length === 0) return { items: [], hasMore: false };
-  const gin = ctx.access.flags.searchWithGin;
-  const present = gin ? undefined : await searchdeskIndexes(ctx.db);
-  const indexes = {
-    ordered: gin || present!.has(INDEX.articlesUpdated),
-    trigram: gin || present!.has(INDEX.articlesTextTrgm),
-  };
+  // The index-backed variant counts on searchdesk's indexes; the default one looks them up.
+  const present = ctx.access.flags.searchWithGin ? undefined : await searchdeskIndexes(ctx.db);
+  const has = (name: string) => present === undefined || present.has(name);
+  const indexes = { ordered: has(INDEX.articlesUpdated), trigram: has(INDEX.articlesTextTrgm) };
   for (const strategy of articlePlan(params.page ?? 1, words, indexes, limits.window)) {
     const rows = await tryStrategy(ctx, params, words, strategy, limits);
     if (rows) return toPage(rows.map((row) => toArticleRecord(row, words)));
