@@ -19,7 +19,7 @@ import { createSearchIndexes, SEARCHDESK_INDEXES } from '../src/db/admin.js';
 import type { Db } from '../src/db/db.js';
 import { createPgDb } from '../src/db/pg.js';
 import { buildArticlesQuery, searchArticles, type ArticleStrategy } from '../src/search/articles.js';
-import { buildContactsQuery, searchContacts, type ContactStrategy } from '../src/search/contacts.js';
+import { buildContactsQuery, searchContacts, type ContactLimits, type ContactStrategy } from '../src/search/contacts.js';
 import type { SearchContext } from '../src/search/context.js';
 import {
   buildConversationsQuery,
@@ -85,6 +85,15 @@ const CAP = 60;
  * fills a page from it, a rarer one does not), a cap of 10 candidates.
  */
 const ARTICLE_LIMITS = { window: 32, candidateCap: 10 };
+/**
+ * And for contacts (the large account has 2,000): first windows of 40 and 20, so a common term
+ * fills the page from one, a rarer one from a longer window, and a rare one goes to the trigram
+ * index (also after a longer window that gave way).
+ */
+const CONTACT_TEST_LIMITS: ContactLimits[] = [
+  { window: 40, walkCap: 1_000 },
+  { window: 20, walkCap: 1_000 },
+];
 
 const ctx = (db: Db, who: 'admin' | 'agent', gin: boolean): SearchContext => ({
   db,
@@ -148,8 +157,16 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
   it(`for contacts, conversations and articles, and search_with_gin agrees (${VARIANT_RUNS} runs, seed ${VARIANT_SEED})`, async () => {
     const counts: Counts = {};
     const ids = (rows: Array<{ id: number | null }>) => rows.filter((r) => r.id !== null).map((r) => r.id);
-    const contactRows = (who: 'admin' | 'agent', params: object, strategy: ContactStrategy) =>
-      db.query<{ id: number }>(buildContactsQuery(access[who], params as never, strategy));
+    const contactRows = (who: 'admin' | 'agent', params: object, strategy: ContactStrategy, window?: number) =>
+      db.query<{ id: number }>(buildContactsQuery(access[who], params as never, strategy, window));
+    // The statements searchContacts ran, by label, for the coverage counts.
+    const ran: string[] = [];
+    const spied: Db = {
+      kind: db.kind,
+      ping: () => db.ping(),
+      close: () => db.close(),
+      query: (q, label) => (ran.push(label ?? ''), db.query(q, label)),
+    };
     const conversationRows = (who: 'admin' | 'agent', params: object, strategy: ConversationStrategy) =>
       db.query<ConversationRow & { id: number | null; overflow: boolean }>(
         buildConversationsQuery(access[who], params as never, strategy, CAP),
@@ -165,11 +182,20 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
 
           const contacts = await contactRows(who, params, 'walk');
           expect(ids(await contactRows(who, params, 'trigram'))).toEqual(ids(contacts));
-          const contactWindow = await contactRows(who, params, 'window');
-          if (contactWindow.length > PAGE_SIZE) {
-            bump(counts, 'contacts window answered');
-            expect(ids(contactWindow)).toEqual(ids(contacts));
-          } else bump(counts, 'contacts window gave way');
+          for (const size of [undefined, ...CONTACT_TEST_LIMITS.map((l) => l.window)]) {
+            const contactWindow = await contactRows(who, params, 'window', size);
+            if (contactWindow.length > PAGE_SIZE) {
+              bump(counts, 'contacts window answered');
+              expect(ids(contactWindow)).toEqual(ids(contacts));
+            } else bump(counts, 'contacts window gave way');
+          }
+          for (const limits of CONTACT_TEST_LIMITS) {
+            ran.length = 0;
+            const small = await searchContacts(ctx(spied, who, true), params, limits);
+            expect(small.items.map((r) => r.id)).toEqual(ids(contacts).slice(0, PAGE_SIZE));
+            expect(small.hasMore).toBe(contacts.length > PAGE_SIZE);
+            bump(counts, `contacts ${ran.join(' > ')}`);
+          }
 
           const conversations = await conversationRows(who, params, 'scan');
           const window = await conversationRows(who, params, 'window');
@@ -225,6 +251,12 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
     for (const key of [
       'contacts window answered',
       'contacts window gave way',
+      'contacts search_contacts_window',
+      'contacts search_contacts_window > search_contacts_window',
+      'contacts search_contacts_window > search_contacts_window > search_contacts_trigram',
+      'contacts search_contacts_window > search_contacts_trigram',
+      'contacts search_contacts_trigram',
+      'contacts search_contacts_walk',
       'conversations window answered',
       'conversations window gave way',
       'conversations candidates answered',

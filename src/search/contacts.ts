@@ -16,6 +16,8 @@ export interface ContactRow {
   additional_attributes: unknown;
   created_at: number | null;
   last_activity_at: number | null;
+  /** The window strategy's estimate of the contacts table's rows (pg_class.reltuples; -1 before ANALYZE). */
+  table_rows?: number;
 }
 
 export const CONTACT_COLUMNS = ['name', 'email', 'phone_number', 'identifier'] as const;
@@ -24,13 +26,24 @@ export const CONTACT_COLUMNS = ['name', 'email', 'phone_number', 'identifier'] a
 export type ContactStrategy =
   /** Walk the account's contacts in result order with the match as a filter. */
   | 'walk'
-  /** Only the newest CONTACT_WINDOW contacts (within since/until): exact when they hold the whole page. */
+  /** Only the newest N contacts (within since/until): exact when they hold the whole page. */
   | 'window'
   /** Every match through the trigram index (the help desk's four-column one, or one per column), then order. */
   | 'trigram';
 
-/** Rows of the newest-first window tried before the trigram index. */
+/** Rows of the newest-first window tried first: its matches also tell how common the term is. */
 export const CONTACT_WINDOW = 1_000;
+
+/** The longest second window: past it, the trigram index is the bounded choice whatever the estimate. */
+export const CONTACT_WALK_CAP = 20_000;
+
+/** The sizes searchContacts works with (tests lower them to reach every path on small data). */
+export interface ContactLimits {
+  window: number;
+  walkCap: number;
+}
+
+export const CONTACT_LIMITS: ContactLimits = { window: CONTACT_WINDOW, walkCap: CONTACT_WALK_CAP };
 
 const COLUMNS = `c.id, c.name, c.email, c.phone_number, c.identifier, c.additional_attributes,
            ${epoch('c.created_at')} AS created_at, ${epoch('c.last_activity_at')} AS last_activity_at`;
@@ -43,6 +56,7 @@ export function buildContactsQuery(
   access: Pick<AccessContext, 'accountId'>,
   params: ContactsParams,
   strategy: ContactStrategy = 'walk',
+  window = CONTACT_WINDOW,
 ): SqlQuery {
   const p = new SqlParams();
   const scope = [
@@ -57,10 +71,13 @@ export function buildContactsQuery(
   const page = pageClause(params.page ?? 1, PAGE_SIZE, p);
   let text: string;
   if (strategy === 'window') {
-    // The inner ORDER BY … LIMIT walks (account_id, last_activity_at) and stops after the window.
+    // The inner ORDER BY … LIMIT walks (account_id, last_activity_at) and stops after the window;
+    // the outer LIMIT stops it sooner once the page is full. The table's row estimate (a catalog
+    // read) rides along for the choice of the next strategy when the window gives way.
     text = `
-    SELECT ${COLUMNS}
-    FROM (SELECT ${RAW_COLUMNS} FROM contacts c WHERE ${scope.join(' AND ')} ${ORDER} LIMIT ${p.add(CONTACT_WINDOW)}) c
+    SELECT ${COLUMNS},
+           (SELECT reltuples::float8 FROM pg_class WHERE oid = 'contacts'::regclass) AS table_rows
+    FROM (SELECT ${RAW_COLUMNS} FROM contacts c WHERE ${scope.join(' AND ')} ${ORDER} LIMIT ${p.add(window)}) c
     WHERE ${match}
     ${ORDER}
     ${page}`;
@@ -106,22 +123,61 @@ export function toContactRecord(row: ContactRow): ContactRecord {
 }
 
 /**
- * Rare terms go to the trigram index, common ones are found by walking the newest contacts:
- * the window is tried first (cheap, and exact when it holds the page plus one row); a term the
- * trigram index cannot narrow (fewer than three letters or digits in a row) walks in order.
+ * Terms shaped like a phone number, an order or visitor id (four digits in a row) or a full name
+ * (two words of three letters or more): few contacts hold them, so the trigram index goes first
+ * and the window, which would only read its rows to find nothing, is skipped.
  */
-export async function searchContacts(ctx: SearchContext, params: ContactsParams): Promise<Page<ContactRecord>> {
-  const run = (strategy: ContactStrategy) =>
-    ctx.db.query<ContactRow>(buildContactsQuery(ctx.access, params, strategy), `search_contacts_${strategy}`);
-  let rows: ContactRow[] | undefined;
-  if (hasTrigram(params.q)) {
-    if (windowCanHold(params.page ?? 1, CONTACT_WINDOW)) {
-      const windowed = await run('window');
-      if (windowed.length > PAGE_SIZE) rows = windowed;
+export function looksSpecific(q: string): boolean {
+  return /\p{N}{4}/u.test(q) || /\p{L}{3,}\s+\p{L}{3,}/u.test(q);
+}
+
+/**
+ * The size of a second, longer window after the first one (`window` rows) gave way holding
+ * `returned` rows of page `page`, or undefined to go to the trigram index. The first window is a
+ * sample of the newest contacts: with m matches in it, an ordered walk reads about
+ * need × window / m rows to fill the page, the trigram index fetches about tableRows × m / window
+ * rows. The walk is taken (with room: ×1.5) when it reads fewer, up to `walkCap` rows. With no
+ * match in the sample, or no estimate, the trigram index answers.
+ */
+export function longerWindow(
+  page: number,
+  returned: number,
+  tableRows: number | undefined,
+  limits: ContactLimits = CONTACT_LIMITS,
+): number | undefined {
+  if (returned === 0 || tableRows === undefined || tableRows <= 0) return undefined;
+  const matched = (page - 1) * PAGE_SIZE + returned;
+  const need = page * PAGE_SIZE + 1;
+  const walk = Math.ceil(((need * limits.window) / matched) * 1.5);
+  const fetched = (tableRows * matched) / limits.window;
+  return walk <= fetched && walk <= limits.walkCap && walk > limits.window ? walk : undefined;
+}
+
+/**
+ * A term without a trigram (fewer than three letters or digits in a row) walks in order: the
+ * trigram index cannot narrow it. A specific-looking term goes to the trigram index. Any other
+ * term first walks the newest contacts (a window: cheap, and exact when it holds the page plus
+ * one row); when that gives way, what the window saw decides between a longer window and the
+ * trigram index (longerWindow), and the trigram index answers whatever is left.
+ */
+export async function searchContacts(
+  ctx: SearchContext,
+  params: ContactsParams,
+  limits: ContactLimits = CONTACT_LIMITS,
+): Promise<Page<ContactRecord>> {
+  const run = (strategy: ContactStrategy, window = limits.window) =>
+    ctx.db.query<ContactRow>(buildContactsQuery(ctx.access, params, strategy, window), `search_contacts_${strategy}`);
+  const done = (rows: ContactRow[]) => toPage(rows.map(toContactRecord));
+  if (!hasTrigram(params.q)) return done(await run('walk'));
+  const page = params.page ?? 1;
+  if (!looksSpecific(params.q) && windowCanHold(page, limits.window)) {
+    const first = await run('window');
+    if (first.length > PAGE_SIZE) return done(first);
+    const longer = longerWindow(page, first.length, first[0]?.table_rows, limits);
+    if (longer !== undefined) {
+      const second = await run('window', longer);
+      if (second.length > PAGE_SIZE) return done(second);
     }
-    rows ??= await run('trigram');
-  } else {
-    rows = await run('walk');
   }
-  return toPage(rows.map(toContactRecord));
+  return done(await run('trigram'));
 }

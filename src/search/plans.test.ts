@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ARTICLE_WINDOW, articlePlan } from './articles.js';
+import { CONTACT_LIMITS, longerWindow, looksSpecific } from './contacts.js';
 import { CONVERSATION_WINDOW, conversationPlan } from './conversations.js';
 import { windowCanHold } from './sql.js';
 
@@ -21,6 +22,47 @@ describe('articlePlan', () => {
     const deepest = Math.floor((ARTICLE_WINDOW - 1) / 15);
     expect(articlePlan(deepest, ['refund'], all)[0]).toBe('window');
     expect(articlePlan(deepest + 1, ['refund'], all)[0]).toBe('candidates');
+  });
+});
+
+describe('looksSpecific', () => {
+  it('takes phone numbers, ids and full names for rare terms', () => {
+    for (const q of ['8800164', 'crm-0042580', 'bold-lake-6678', '+44 7911', 'Mia Carter', 'Ана Петрова'])
+      expect(looksSpecific(q), q).toBe(true);
+  });
+
+  it('takes single words, short numbers and fragments for possibly common ones', () => {
+    for (const q of ['example', 'gmail', 'Wright', 'j.kowal', '2024', '123', 'Ben ', 'Al Smith', 'example.com'])
+      expect(looksSpecific(q), q).toBe(q === '2024');
+  });
+});
+
+describe('longerWindow', () => {
+  const { window } = CONTACT_LIMITS;
+
+  it('goes to the trigram index when the first window saw no match or there is no estimate', () => {
+    expect(longerWindow(1, 0, 1_000_000)).toBeUndefined();
+    expect(longerWindow(1, 5, undefined)).toBeUndefined();
+    expect(longerWindow(1, 5, -1)).toBeUndefined();
+  });
+
+  it('walks further when the walk reads fewer rows than the trigram index would fetch', () => {
+    // 10 matches in the window: the page needs about 1.6 windows; the index would fetch 1% of the table.
+    const walk = Math.ceil(((16 * window) / 10) * 1.5);
+    expect(longerWindow(1, 10, 1_000_000)).toBe(walk);
+    // A small table: the index fetches fewer rows than the walk reads.
+    expect(longerWindow(1, 10, (walk * window) / 10 - 1)).toBeUndefined();
+  });
+
+  it('counts the rows of earlier pages as matches and needs the whole page plus one', () => {
+    const walk = Math.ceil(((31 * window) / 20) * 1.5);
+    expect(longerWindow(2, 5, 1_000_000)).toBe(walk);
+  });
+
+  it('never walks past the cap', () => {
+    // One match in the window: the walk reads 16 × 1.5 = 24 windows.
+    expect(longerWindow(1, 1, 1e9, { window: 1_000, walkCap: 20_000 })).toBeUndefined();
+    expect(longerWindow(1, 1, 1e9, { window: 100, walkCap: 2_400 })).toBe(2_400);
   });
 });
 
