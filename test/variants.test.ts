@@ -19,15 +19,18 @@ import { createSearchIndexes, SEARCHDESK_INDEXES } from '../src/db/admin.js';
 import type { Db } from '../src/db/db.js';
 import { createPgDb } from '../src/db/pg.js';
 import { buildArticlesQuery, searchArticles, type ArticleStrategy } from '../src/search/articles.js';
-import { buildContactsQuery, searchContacts, type ContactLimits, type ContactStrategy } from '../src/search/contacts.js';
+import { buildContactsQuery, searchContacts, type ContactStrategy } from '../src/search/contacts.js';
 import type { SearchContext } from '../src/search/context.js';
 import {
   buildConversationsQuery,
+  CONVERSATION_LIMITS,
   searchConversations,
+  type ConversationLimits,
   type ConversationRow,
   type ConversationStrategy,
 } from '../src/search/conversations.js';
 import { PAGE_SIZE } from '../src/search/params.js';
+import type { WindowLimits } from '../src/search/sql.js';
 import { splitWords } from '../src/search/text.js';
 import { buildMessageQuery } from '../src/search/messages/query.js';
 import {
@@ -88,12 +91,14 @@ const ARTICLE_LIMITS = { window: 32, candidateCap: 10 };
 /**
  * And for contacts (the large account has 2,000): first windows of 40 and 20, so a common term
  * fills the page from one, a rarer one from a longer window, and a rare one goes to the trigram
- * index (also after a longer window that gave way).
+ * index; the second set's longer windows are too short (room 0.6) so that they often give way.
  */
-const CONTACT_TEST_LIMITS: ContactLimits[] = [
-  { window: 40, walkCap: 1_000 },
-  { window: 20, walkCap: 1_000 },
+const CONTACT_TEST_LIMITS: WindowLimits[] = [
+  { window: 40, walkCap: 1_000, room: 1.5 },
+  { window: 20, walkCap: 1_000, room: 0.6 },
 ];
+/** The same for conversations (the large account has 4,000), with the lowered candidate cap. */
+const CONVERSATION_TEST_LIMITS: ConversationLimits[] = CONTACT_TEST_LIMITS.map((l) => ({ ...l, candidateCap: CAP }));
 
 const ctx = (db: Db, who: 'admin' | 'agent', gin: boolean): SearchContext => ({
   db,
@@ -167,9 +172,14 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       close: () => db.close(),
       query: (q, label) => (ran.push(label ?? ''), db.query(q, label)),
     };
-    const conversationRows = (who: 'admin' | 'agent', params: object, strategy: ConversationStrategy) =>
+    const conversationRows = (
+      who: 'admin' | 'agent',
+      params: object,
+      strategy: ConversationStrategy,
+      window = CONVERSATION_LIMITS.window,
+    ) =>
       db.query<ConversationRow & { id: number | null; overflow: boolean }>(
-        buildConversationsQuery(access[who], params as never, strategy, CAP),
+        buildConversationsQuery(access[who], params as never, strategy, { window, candidateCap: CAP }),
       );
     await fc.assert(
       fc.asyncProperty(
@@ -198,11 +208,13 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
           }
 
           const conversations = await conversationRows(who, params, 'scan');
-          const window = await conversationRows(who, params, 'window');
-          if (window.length > PAGE_SIZE) {
-            bump(counts, 'conversations window answered');
-            expect(ids(window)).toEqual(ids(conversations));
-          } else bump(counts, 'conversations window gave way');
+          for (const size of [undefined, ...CONVERSATION_TEST_LIMITS.map((l) => l.window)]) {
+            const window = await conversationRows(who, params, 'window', size);
+            if (window.length > PAGE_SIZE) {
+              bump(counts, 'conversations window answered');
+              expect(ids(window)).toEqual(ids(conversations));
+            } else bump(counts, 'conversations window gave way');
+          }
           const candidates = await conversationRows(who, params, 'candidates');
           if (candidates[0]?.overflow) bump(counts, 'conversations candidates overflowed');
           else {
@@ -214,9 +226,16 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
             const c = await searchContacts(ctx(db, who, gin), params);
             expect(c.items.map((r) => r.id)).toEqual(ids(contacts).slice(0, PAGE_SIZE));
             expect(c.hasMore).toBe(contacts.length > PAGE_SIZE);
-            const v = await searchConversations(ctx(db, who, gin), params, CAP);
+            const v = await searchConversations(ctx(db, who, gin), params, { ...CONVERSATION_LIMITS, candidateCap: CAP });
             expect(v.items.map((r) => r.id)).toEqual(ids(conversations).slice(0, PAGE_SIZE));
             expect(v.hasMore).toBe(conversations.length > PAGE_SIZE);
+          }
+          for (const limits of CONVERSATION_TEST_LIMITS) {
+            ran.length = 0;
+            const small = await searchConversations(ctx(spied, who, true), params, limits);
+            expect(small.items.map((r) => r.id)).toEqual(ids(conversations).slice(0, PAGE_SIZE));
+            expect(small.hasMore).toBe(conversations.length > PAGE_SIZE);
+            bump(counts, `conversations ${ran.join(' > ')}`);
           }
           const articleParams = { q: params.q, page };
           const words = splitWords(params.q);
@@ -257,6 +276,11 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       'contacts search_contacts_window > search_contacts_trigram',
       'contacts search_contacts_trigram',
       'contacts search_contacts_walk',
+      'conversations search_conversations_window',
+      'conversations search_conversations_window > search_conversations_window',
+      'conversations search_conversations_window > search_conversations_candidates',
+      'conversations search_conversations_candidates',
+      'conversations search_conversations_candidates > search_conversations_scan',
       'conversations window answered',
       'conversations window gave way',
       'conversations candidates answered',

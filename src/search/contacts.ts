@@ -4,8 +4,8 @@ import type { AccessContext } from '../auth/access.js';
 import { toPage, type Page, type SearchContext } from './context.js';
 import { PAGE_SIZE, type ContactsParams } from './params.js';
 import type { ContactRecord } from './records.js';
-import { epoch, pageClause, timeBounds, windowCanHold } from './sql.js';
-import { hasTrigram, substringMatch } from './text.js';
+import { epoch, longerWindow, pageClause, tableRows, timeBounds, windowCanHold, type WindowLimits } from './sql.js';
+import { hasTrigram, looksSpecific, substringMatch } from './text.js';
 
 export interface ContactRow {
   id: number;
@@ -38,12 +38,7 @@ export const CONTACT_WINDOW = 1_000;
 export const CONTACT_WALK_CAP = 20_000;
 
 /** The sizes searchContacts works with (tests lower them to reach every path on small data). */
-export interface ContactLimits {
-  window: number;
-  walkCap: number;
-}
-
-export const CONTACT_LIMITS: ContactLimits = { window: CONTACT_WINDOW, walkCap: CONTACT_WALK_CAP };
+export const CONTACT_LIMITS: WindowLimits = { window: CONTACT_WINDOW, walkCap: CONTACT_WALK_CAP, room: 1.5 };
 
 const COLUMNS = `c.id, c.name, c.email, c.phone_number, c.identifier, c.additional_attributes,
            ${epoch('c.created_at')} AS created_at, ${epoch('c.last_activity_at')} AS last_activity_at`;
@@ -75,8 +70,7 @@ export function buildContactsQuery(
     // the outer LIMIT stops it sooner once the page is full. The table's row estimate (a catalog
     // read) rides along for the choice of the next strategy when the window gives way.
     text = `
-    SELECT ${COLUMNS},
-           (SELECT reltuples::float8 FROM pg_class WHERE oid = 'contacts'::regclass) AS table_rows
+    SELECT ${COLUMNS}, ${tableRows('contacts')} AS table_rows
     FROM (SELECT ${RAW_COLUMNS} FROM contacts c WHERE ${scope.join(' AND ')} ${ORDER} LIMIT ${p.add(window)}) c
     WHERE ${match}
     ${ORDER}
@@ -123,37 +117,6 @@ export function toContactRecord(row: ContactRow): ContactRecord {
 }
 
 /**
- * Terms shaped like a phone number, an order or visitor id (four digits in a row) or a full name
- * (two words of three letters or more): few contacts hold them, so the trigram index goes first
- * and the window, which would only read its rows to find nothing, is skipped.
- */
-export function looksSpecific(q: string): boolean {
-  return /\p{N}{4}/u.test(q) || /\p{L}{3,}\s+\p{L}{3,}/u.test(q);
-}
-
-/**
- * The size of a second, longer window after the first one (`window` rows) gave way holding
- * `returned` rows of page `page`, or undefined to go to the trigram index. The first window is a
- * sample of the newest contacts: with m matches in it, an ordered walk reads about
- * need × window / m rows to fill the page, the trigram index fetches about tableRows × m / window
- * rows. The walk is taken (with room: ×1.5) when it reads fewer, up to `walkCap` rows. With no
- * match in the sample, or no estimate, the trigram index answers.
- */
-export function longerWindow(
-  page: number,
-  returned: number,
-  tableRows: number | undefined,
-  limits: ContactLimits = CONTACT_LIMITS,
-): number | undefined {
-  if (returned === 0 || tableRows === undefined || tableRows <= 0) return undefined;
-  const matched = (page - 1) * PAGE_SIZE + returned;
-  const need = page * PAGE_SIZE + 1;
-  const walk = Math.ceil(((need * limits.window) / matched) * 1.5);
-  const fetched = (tableRows * matched) / limits.window;
-  return walk <= fetched && walk <= limits.walkCap && walk > limits.window ? walk : undefined;
-}
-
-/**
  * A term without a trigram (fewer than three letters or digits in a row) walks in order: the
  * trigram index cannot narrow it. A specific-looking term goes to the trigram index. Any other
  * term first walks the newest contacts (a window: cheap, and exact when it holds the page plus
@@ -163,7 +126,7 @@ export function longerWindow(
 export async function searchContacts(
   ctx: SearchContext,
   params: ContactsParams,
-  limits: ContactLimits = CONTACT_LIMITS,
+  limits: WindowLimits = CONTACT_LIMITS,
 ): Promise<Page<ContactRecord>> {
   const run = (strategy: ContactStrategy, window = limits.window) =>
     ctx.db.query<ContactRow>(buildContactsQuery(ctx.access, params, strategy, window), `search_contacts_${strategy}`);

@@ -9,8 +9,8 @@ import { toPage, type Page, type SearchContext } from './context.js';
 import { MESSAGE_JOINS, MESSAGE_JSON, searchableTypeClause, toMessageRecord, type MessageRow } from './messages/records.js';
 import { PAGE_SIZE, type ConversationsParams } from './params.js';
 import type { ConversationRecord } from './records.js';
-import { epoch, pageClause, timeBounds, windowCanHold } from './sql.js';
-import { hasTrigram, substringMatch } from './text.js';
+import { epoch, longerWindow, pageClause, tableRows, timeBounds, windowCanHold, type WindowLimits } from './sql.js';
+import { hasTrigram, looksSpecific, substringMatch } from './text.js';
 
 export interface ConversationRow {
   id: number;
@@ -33,6 +33,8 @@ export interface ConversationRow {
   inbox_name: string | null;
   inbox_channel_type: string | null;
   latest_message: MessageRow | null;
+  /** The window strategy's estimate of the conversations table's rows (see tableRows). */
+  table_rows?: number | null;
 }
 
 /** The candidate strategy's row when nothing matched: only its `overflow` is set. */
@@ -48,13 +50,16 @@ const STATUSES = ['open', 'resolved', 'pending', 'snoozed'] as const;
 export type ConversationStrategy =
   /** Walk the account's conversations with the match as a filter: the plain statement, the reference. */
   | 'scan'
-  /** Only the newest CONVERSATION_WINDOW accessible conversations: exact when they hold the whole page. */
+  /** Only the newest N accessible conversations: exact when they hold the whole page. */
   | 'window'
   /** The matching contacts first (their trigram index), then their conversations, plus display-id matches. */
   | 'candidates';
 
 /** Rows of the newest-first window tried first when an index gives created_at order. */
 export const CONVERSATION_WINDOW = 1_000;
+
+/** The longest second window (see longerWindow): past it, the candidates answer. */
+export const CONVERSATION_WALK_CAP = 10_000;
 
 /**
  * Most contacts (and display ids) the candidate strategy collects before it gives way to the plain
@@ -69,12 +74,25 @@ export function canMatchDisplayId(q: string): boolean {
   return /^\d+$/.test(q);
 }
 
+/** The sizes searchConversations works with (tests lower them to reach every path on small data). */
+export interface ConversationLimits extends WindowLimits {
+  candidateCap: number;
+}
+
+export const CONVERSATION_LIMITS: ConversationLimits = {
+  window: CONVERSATION_WINDOW,
+  walkCap: CONVERSATION_WALK_CAP,
+  room: 1.5,
+  candidateCap: CANDIDATE_CAP,
+};
+
 export function buildConversationsQuery(
   access: Pick<AccessContext, 'accountId' | 'inboxIds'>,
   params: ConversationsParams,
   strategy: ConversationStrategy = 'scan',
-  candidateCap = CANDIDATE_CAP,
+  limits: Pick<ConversationLimits, 'window' | 'candidateCap'> = CONVERSATION_LIMITS,
 ): SqlQuery {
+  const { window: windowRows, candidateCap } = limits;
   const p = new SqlParams();
   const account = p.add(access.accountId);
   const accessible = [
@@ -92,13 +110,18 @@ export function buildConversationsQuery(
   /** SQL of the candidate strategy's overflow flag; the other strategies never overflow. */
   let overflow: string | undefined;
   if (strategy === 'window') {
-    // Not materialised: the outer LIMIT stops the walk as soon as the page is full.
+    // Not materialised: the outer LIMIT stops the walk as soon as the page is full. Each row's
+    // contact is read by primary key (the LIMIT 1 keeps the lateral subquery from being flattened
+    // into a join, which the planner may answer by hashing every contact of the table).
     ctes = `
       hits AS (
         SELECT cv.id, cv.created_at
         FROM (SELECT cv.id, cv.account_id, cv.contact_id, cv.display_id, cv.created_at
-              FROM conversations cv WHERE ${accessible} ${order} LIMIT ${p.add(CONVERSATION_WINDOW)}) cv
-        ${joinContact}
+              FROM conversations cv WHERE ${accessible} ${order} LIMIT ${p.add(windowRows)}) cv
+        LEFT JOIN LATERAL (
+          SELECT ${contactColumns.join(', ')} FROM contacts ct
+          WHERE ct.id = cv.contact_id AND ct.account_id = cv.account_id LIMIT 1
+        ) ct ON true
         WHERE ${match()} ${order} ${page}
       )`;
   } else if (strategy === 'candidates') {
@@ -150,7 +173,8 @@ export function buildConversationsQuery(
            u.id AS assignee_id, coalesce(nullif(u.display_name, ''), u.name) AS assignee_name, u.email AS assignee_email,
            t.id AS team_id, t.name AS team_name,
            i.name AS inbox_name, i.channel_type AS inbox_channel_type,
-           lm.latest_message, ${overflow === undefined ? 'false' : 'meta.overflow'} AS overflow
+           lm.latest_message, ${overflow === undefined ? 'false' : 'meta.overflow'} AS overflow,
+           ${strategy === 'window' ? tableRows('conversations') : 'NULL::float8'} AS table_rows
     ${from}
     LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.account_id = c.account_id
     LEFT JOIN users u ON u.id = c.assignee_id
@@ -199,9 +223,18 @@ export function toConversationRecord(row: ConversationRow): ConversationRecord {
   };
 }
 
-/** Which strategies a search tries, in order; the last one always answers. */
-export function conversationPlan(params: ConversationsParams, ordered: boolean): ConversationStrategy[] {
-  const window = ordered && windowCanHold(params.page ?? 1, CONVERSATION_WINDOW);
+/**
+ * Which strategies a search tries, in order; the last one always answers. A window may be
+ * followed by a longer one (searchConversations decides from what the first one saw).
+ */
+export function conversationPlan(
+  params: ConversationsParams,
+  ordered: boolean,
+  windowRows = CONVERSATION_WINDOW,
+): ConversationStrategy[] {
+  // A specific-looking term (an id, a phone number, a full name) is in few conversations: the
+  // window would only read its rows to find nothing.
+  const window = ordered && windowCanHold(params.page ?? 1, windowRows) && !(hasTrigram(params.q) && looksSpecific(params.q));
   // Without a trigram the contacts cannot be found by index; without an ordered index such a
   // short term is usually in most conversations, and the plain statement is the quicker one.
   if (!hasTrigram(params.q) && !window) return ['scan'];
@@ -215,37 +248,47 @@ async function tryStrategy(
   ctx: SearchContext,
   params: ConversationsParams,
   strategy: ConversationStrategy,
-  candidateCap: number,
-): Promise<ConversationRow[] | undefined> {
+  limits: Pick<ConversationLimits, 'window' | 'candidateCap'>,
+): Promise<{ rows?: ConversationRow[]; tableRows?: number | null; returned: number }> {
   const rows = await ctx.db.query<MaybeConversationRow>(
-    buildConversationsQuery(ctx.access, params, strategy, candidateCap),
+    buildConversationsQuery(ctx.access, params, strategy, limits),
     `search_conversations_${strategy}`,
   );
   // A window is exact when it holds the whole page plus the row telling has_more.
-  if (strategy === 'window') return rows.length > PAGE_SIZE ? rows.filter(isRow) : undefined;
-  if (strategy === 'candidates' && rows[0]?.overflow) return undefined;
-  return rows.filter(isRow);
+  if (strategy === 'window') {
+    const exact = rows.length > PAGE_SIZE ? rows.filter(isRow) : undefined;
+    return { rows: exact, tableRows: rows[0]?.table_rows, returned: rows.length };
+  }
+  if (strategy === 'candidates' && rows[0]?.overflow) return { returned: 0 };
+  return { rows: rows.filter(isRow), returned: rows.length };
 }
 
 /**
  * Common terms are found by walking the newest conversations (a window, exact when it holds the
- * page plus one row), rare ones through the contacts' trigram index and the display ids, and what
- * neither settles (a term in more than CANDIDATE_CAP contacts, none of them recent) by the plain
- * statement. The window needs an index in created_at order: the index-backed variant
- * (`search_with_gin`) counts on searchdesk's; the default variant uses it only when
- * `searchdesk db indexes` created it. Every strategy returns exactly the plain statement's rows.
+ * page plus one row; when it holds only a few matches, they tell whether a longer window reads
+ * fewer rows than the candidates would fetch: longerWindow), rare ones through the contacts'
+ * trigram index and the display ids, and what neither settles (a term in more than
+ * CANDIDATE_CAP contacts, none of them recent) by the plain statement. The window needs an
+ * index in created_at order: the index-backed variant (`search_with_gin`) counts on
+ * searchdesk's; the default variant uses it only when `searchdesk db indexes` created it. Every
+ * strategy returns exactly the plain statement's rows.
  */
 export async function searchConversations(
   ctx: SearchContext,
   params: ConversationsParams,
-  /** Tests lower it to reach the overflow path on small data. */
-  candidateCap = CANDIDATE_CAP,
+  limits: ConversationLimits = CONVERSATION_LIMITS,
 ): Promise<Page<ConversationRecord>> {
   if (ctx.access.inboxIds.length === 0) return { items: [], hasMore: false };
   const ordered = ctx.access.flags.searchWithGin || (await searchdeskIndexes(ctx.db)).has(INDEX.conversationsCreated);
-  for (const strategy of conversationPlan(params, ordered)) {
-    const rows = await tryStrategy(ctx, params, strategy, candidateCap);
-    if (rows) return toPage(rows.map(toConversationRecord));
+  const done = (rows: ConversationRow[]) => toPage(rows.map(toConversationRecord));
+  for (const strategy of conversationPlan(params, ordered, limits.window)) {
+    const first = await tryStrategy(ctx, params, strategy, limits);
+    if (first.rows) return done(first.rows);
+    if (strategy !== 'window') continue;
+    const longer = longerWindow(params.page ?? 1, first.returned, first.tableRows, limits);
+    if (longer === undefined) continue;
+    const second = await tryStrategy(ctx, params, 'window', { ...limits, window: longer });
+    if (second.rows) return done(second.rows);
   }
   throw new Error('the plain statement, last in every plan, always answers');
 }

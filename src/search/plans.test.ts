@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ARTICLE_WINDOW, articlePlan } from './articles.js';
-import { CONTACT_LIMITS, longerWindow, looksSpecific } from './contacts.js';
+import { CONTACT_LIMITS } from './contacts.js';
 import { CONVERSATION_WINDOW, conversationPlan } from './conversations.js';
-import { windowCanHold } from './sql.js';
+import { longerWindow, windowCanHold } from './sql.js';
+import { looksSpecific } from './text.js';
 
 describe('articlePlan', () => {
   const all = { ordered: true, trigram: true };
@@ -41,28 +42,28 @@ describe('longerWindow', () => {
   const { window } = CONTACT_LIMITS;
 
   it('goes to the trigram index when the first window saw no match or there is no estimate', () => {
-    expect(longerWindow(1, 0, 1_000_000)).toBeUndefined();
-    expect(longerWindow(1, 5, undefined)).toBeUndefined();
-    expect(longerWindow(1, 5, -1)).toBeUndefined();
+    expect(longerWindow(1, 0, 1_000_000, CONTACT_LIMITS)).toBeUndefined();
+    expect(longerWindow(1, 5, undefined, CONTACT_LIMITS)).toBeUndefined();
+    expect(longerWindow(1, 5, -1, CONTACT_LIMITS)).toBeUndefined();
   });
 
   it('walks further when the walk reads fewer rows than the trigram index would fetch', () => {
     // 10 matches in the window: the page needs about 1.6 windows; the index would fetch 1% of the table.
     const walk = Math.ceil(((16 * window) / 10) * 1.5);
-    expect(longerWindow(1, 10, 1_000_000)).toBe(walk);
+    expect(longerWindow(1, 10, 1_000_000, CONTACT_LIMITS)).toBe(walk);
     // A small table: the index fetches fewer rows than the walk reads.
-    expect(longerWindow(1, 10, (walk * window) / 10 - 1)).toBeUndefined();
+    expect(longerWindow(1, 10, (walk * window) / 10 - 1, CONTACT_LIMITS)).toBeUndefined();
   });
 
   it('counts the rows of earlier pages as matches and needs the whole page plus one', () => {
     const walk = Math.ceil(((31 * window) / 20) * 1.5);
-    expect(longerWindow(2, 5, 1_000_000)).toBe(walk);
+    expect(longerWindow(2, 5, 1_000_000, CONTACT_LIMITS)).toBe(walk);
   });
 
   it('never walks past the cap', () => {
     // One match in the window: the walk reads 16 × 1.5 = 24 windows.
-    expect(longerWindow(1, 1, 1e9, { window: 1_000, walkCap: 20_000 })).toBeUndefined();
-    expect(longerWindow(1, 1, 1e9, { window: 100, walkCap: 2_400 })).toBe(2_400);
+    expect(longerWindow(1, 1, 1e9, { window: 1_000, walkCap: 20_000, room: 1.5 })).toBeUndefined();
+    expect(longerWindow(1, 1, 1e9, { window: 100, walkCap: 2_400, room: 1.5 })).toBe(2_400);
   });
 });
 
@@ -75,6 +76,11 @@ describe('conversationPlan', () => {
   it('sends a term without three letters or digits in a row to the plain statement when it cannot walk', () => {
     expect(conversationPlan({ q: 'li' }, false)).toEqual(['scan']);
     expect(conversationPlan({ q: 'li' }, true)).toEqual(['window', 'candidates', 'scan']);
+  });
+
+  it('sends a display id, phone number or full name to the candidates without walking', () => {
+    for (const q of ['36359', 'crm-0022586', 'Olivia Garcia'])
+      expect(conversationPlan({ q }, true), q).toEqual(['candidates', 'scan']);
   });
 
   it('skips the window for a page deeper than the window holds', () => {

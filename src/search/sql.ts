@@ -31,3 +31,44 @@ export function pageClause(page: number, pageSize: number, p: SqlParams): string
 export function windowCanHold(page: number, window: number, pageSize = PAGE_SIZE): boolean {
   return page * pageSize + 1 <= window;
 }
+
+/** The sizes of a newest-first window search. */
+export interface WindowLimits {
+  /** Rows of the first window. */
+  window: number;
+  /** Rows of the longest second window. */
+  walkCap: number;
+  /** How much longer than its estimate the second window is (1.5: half again as many rows). */
+  room: number;
+}
+
+/**
+ * SQL for the planner's estimate of a table's rows (pg_class.reltuples: -1 before the first
+ * ANALYZE), read by a window statement so that choosing the next strategy costs no round trip.
+ */
+export function tableRows(table: 'contacts' | 'conversations'): string {
+  return `(SELECT reltuples::float8 FROM pg_class WHERE oid = '${table}'::regclass)`;
+}
+
+/**
+ * The size of a second, longer window after the first one (`limits.window` rows) gave way
+ * holding `returned` rows of page `page`, or undefined to go to the index instead. The first
+ * window is a sample of the newest rows: with m matches in it, walking on reads about
+ * need × window / m rows to fill the page, the index fetches about tableRows × m / window rows.
+ * The walk is taken (with `limits.room`) when it reads fewer, up to `limits.walkCap` rows. With no
+ * match in the sample, or no estimate, the index answers.
+ */
+export function longerWindow(
+  page: number,
+  returned: number,
+  tableRowCount: number | null | undefined,
+  limits: WindowLimits,
+  pageSize = PAGE_SIZE,
+): number | undefined {
+  if (returned === 0 || tableRowCount === undefined || tableRowCount === null || tableRowCount <= 0) return undefined;
+  const matched = (page - 1) * pageSize + returned;
+  const need = page * pageSize + 1;
+  const walk = Math.ceil(((need * limits.window) / matched) * limits.room);
+  const fetched = (tableRowCount * matched) / limits.window;
+  return walk <= fetched && walk <= limits.walkCap && walk > limits.window ? walk : undefined;
+}

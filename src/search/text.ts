@@ -153,6 +153,16 @@ export function wordStartRegex(word: string): string {
 }
 
 /**
+ * Terms shaped like a phone number, an order or visitor id (four digits in a row) or a full name
+ * (two words of three letters or more): few contacts (and their conversations) hold them, so
+ * contacts and conversations go to the trigram index first and skip the newest-first window,
+ * which would only read its rows to find nothing.
+ */
+export function looksSpecific(q: string): boolean {
+  return /\p{N}{4}/u.test(q) || /\p{L}{3,}\s+\p{L}{3,}/u.test(q);
+}
+
+/**
  * Whether a trigram index can narrow a `%q%` match: pg_trgm needs three letters or digits in a
  * row. Anything shorter makes the index return every row, and a scan is faster.
  */
