@@ -8,6 +8,7 @@
 import pg from 'pg';
 import { resolveAccess, type AccessContext } from '../../src/auth/access.js';
 import { SqlParams, type Db, type SqlQuery } from '../../src/db/db.js';
+import { sessionOptions } from '../../src/db/pg.js';
 import { articlePlan, buildArticlesQuery, searchArticles } from '../../src/search/articles.js';
 import { buildContactsQuery, searchContacts, type ContactStrategy } from '../../src/search/contacts.js';
 import type { SearchContext } from '../../src/search/context.js';
@@ -44,7 +45,10 @@ const OPS: Record<BenchQuery['tool'], Operation> = {
 };
 
 export class Direct {
+  /** A plain pool: the help desk's SQL, the bench's own reads and its index changes. */
   readonly pool: pg.Pool;
+  /** searchdesk's statements, on sessions set up as the server sets up its own (sessionOptions). */
+  readonly corePool: pg.Pool;
   private access = new Map<Role, AccessContext>();
 
   constructor(databaseUrl: string, statementTimeoutMs: number) {
@@ -53,15 +57,16 @@ export class Direct {
       max: 10,
       options: `-c statement_timeout=${statementTimeoutMs} -c default_transaction_read_only=on`,
     });
+    this.corePool = new pg.Pool({ connectionString: databaseUrl, max: 10, options: sessionOptions(statementTimeoutMs, true) });
   }
 
   /** A Db over the plain pool, only to resolve access with the core's own query. */
   private asDb(): Db {
     return {
       kind: 'pg',
-      query: async <R extends object>(q: SqlQuery) => (await this.pool.query(q.text, q.values)).rows as R[],
+      query: async <R extends object>(q: SqlQuery) => (await this.corePool.query(q.text, q.values)).rows as R[],
       ping: async () => {
-        await this.pool.query('SELECT 1');
+        await this.corePool.query('SELECT 1');
       },
       close: async () => {},
     };
@@ -82,7 +87,7 @@ export class Direct {
   }
 
   private async rows(q: SqlQuery): Promise<unknown[]> {
-    return (await this.pool.query<Record<string, unknown>>(q.text, q.values)).rows;
+    return (await this.corePool.query<Record<string, unknown>>(q.text, q.values)).rows;
   }
 
   /** The core's own search (strategy choice included) over the plain pool, without a surface. */
@@ -177,7 +182,7 @@ export class Direct {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.corePool.end()]);
   }
 }
 

@@ -43,19 +43,27 @@ interface Side {
   /** Per query: help desk median ÷ searchdesk median. */
   speedups: Map<BenchQuery, number>;
   medians: Map<BenchQuery, number>;
+  /** Per query: help desk median ÷ the direct path's median (the core's statements, no surface). */
+  coreSpeedups: Map<BenchQuery, number>;
 }
 
 function side(res: LatencyResult | undefined, hd: Map<BenchQuery, number[]>): Side | undefined {
   if (!res || res.samples.every((s) => s.mcp.length === 0)) return undefined;
   const speedups = new Map<BenchQuery, number>();
   const medians = new Map<BenchQuery, number>();
+  const coreSpeedups = new Map<BenchQuery, number>();
   for (const s of res.samples) {
     if (s.mcp.length === 0) continue;
     medians.set(s.query, median(s.mcp));
     const h = hd.get(s.query);
     if (h?.length) speedups.set(s.query, median(h) / median(s.mcp));
+    if (h?.length && s.direct.length) coreSpeedups.set(s.query, median(h) / median(s.direct));
   }
-  return { summary: res.mcp, speedups, medians };
+  return { summary: res.mcp, speedups, medians, coreSpeedups };
+}
+
+function coreCell(sd: Side | undefined): string {
+  return sd && sd.coreSpeedups.size > 0 ? times(geoMean([...sd.coreSpeedups.values()])) : '–';
 }
 
 function speedupCell(hdSummary: Summary, sd: Side | undefined): string {
@@ -97,6 +105,7 @@ function helpdeskSection(r: Results, out: string[]): void {
     }
   }
   const geo = (sides: Array<Side | undefined>) => geoMean(sides.flatMap((s) => (s ? [...s.speedups.values()] : [])));
+  const geoCore = (sides: Array<Side | undefined>) => geoMean(sides.flatMap((s) => (s ? [...s.coreSpeedups.values()] : [])));
   const rowOf = (label: string) => rows.find((x) => x.label === label);
   const msgPg = rowOf('search_messages (Postgres engine)');
   const basic = ['search_contacts', 'search_conversations', 'search_articles'].map(rowOf);
@@ -111,6 +120,7 @@ function helpdeskSection(r: Results, out: string[]): void {
       `**${times(geo([...basic.map((x) => x?.def), allPg?.def, msgPg?.on]))}**`,
       '',
       `**${times(geo([...basic.map((x) => x?.on), allPg?.on, msgPg?.on]))}**`,
+      `**${times(geoCore([...basic.map((x) => x?.on), allPg?.on, msgPg?.on]))}**`,
     ],
   ];
   if (es !== PG)
@@ -122,6 +132,7 @@ function helpdeskSection(r: Results, out: string[]): void {
       '',
       '',
       `**${times(geo([...basic.map((x) => x?.on), rowOf(`search_messages (${es})`)?.on, rowOf(`search_all (${es})`)?.on]))}**`,
+      `**${times(geoCore([...basic.map((x) => x?.on), rowOf(`search_messages (${es})`)?.on, rowOf(`search_all (${es})`)?.on]))}**`,
     ]);
   out.push(
     "### searchdesk vs the help desk's own SQL",
@@ -139,7 +150,8 @@ function helpdeskSection(r: Results, out: string[]): void {
       "searchdesk's figure is the whole MCP call (HTTP, token and access look-ups, records, JSON).",
     '',
     "Speed-up = help desk ÷ searchdesk, **geo-mean of the per-query speed-ups** (per-query = median of the help desk's runs of that query ÷ median of searchdesk's), then the ratio of the p50s / of the p95s. " +
-      "Default = the account's search_with_gin cleared (one call per query; search_messages does not depend on the flag, so the geo-mean over all tools counts its index-backed figures in both columns).",
+      "Default = the account's search_with_gin cleared (one call per query; search_messages does not depend on the flag, so the geo-mean over all tools counts its index-backed figures in both columns). " +
+      "Core only = the same geo-mean against the direct path measured next to each index-backed call (the core's statements and record reads on a pool set up like the server's, no HTTP, MCP or access look-ups): statement against statement.",
     '',
     table(
       [
@@ -150,6 +162,7 @@ function helpdeskSection(r: Results, out: string[]): void {
         'Speed-up default',
         'searchdesk index-backed p50 / p95 ms',
         'Speed-up index-backed',
+        'Speed-up index-backed, core only',
       ],
       [
         ...rows.map((x) => [
@@ -160,6 +173,7 @@ function helpdeskSection(r: Results, out: string[]): void {
           speedupCell(x.hd, x.def),
           pair(x.on?.summary),
           speedupCell(x.hd, x.on),
+          coreCell(x.on),
         ]),
         ...geoRows,
       ],
@@ -182,12 +196,16 @@ function helpdeskSection(r: Results, out: string[]): void {
         times(x.def?.speedups.get(q) ?? Number.NaN),
         ms(x.on?.medians.get(q) ?? Number.NaN),
         times(x.on?.speedups.get(q) ?? Number.NaN),
+        times(x.on?.coreSpeedups.get(q) ?? Number.NaN),
       ]);
     }
   out.push(
     '<details><summary>Per-query speed-ups (medians, ms)</summary>',
     '',
-    table(['Tool', 'Kind', 'As', 'Arguments', 'Help desk SQL', 'Default', 'Speed-up', 'Index-backed', 'Speed-up'], detail),
+    table(
+      ['Tool', 'Kind', 'As', 'Arguments', 'Help desk SQL', 'Default', 'Speed-up', 'Index-backed', 'Speed-up', 'Core only'],
+      detail,
+    ),
     '',
     '</details>',
     '',

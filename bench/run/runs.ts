@@ -242,7 +242,7 @@ export async function measureAll(
 
   // 1. Postgres engine: every tool, index-backed; then the default variant on the same server.
   await withServer(serverEnv(args), async (server) => {
-    const pg = await latencyPhase(ctx, server, 'Postgres engine', postgresEngine(direct.pool), TOOL_NAMES, {
+    const pg = await latencyPhase(ctx, server, 'Postgres engine', postgresEngine(direct.corePool), TOOL_NAMES, {
       helpdesk: true,
       contactLayout: 'combined',
     });
@@ -333,7 +333,7 @@ export async function measureAll(
             ctx,
             server,
             PER_COLUMN_PHASE,
-            postgresEngine(direct.pool),
+            postgresEngine(direct.corePool),
             ['search_contacts', 'search_conversations'],
             {
               helpdesk: true,

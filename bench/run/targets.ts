@@ -164,7 +164,7 @@ export function targets(r: Results): Target[] {
 }
 
 async function explain(direct: Direct, sql: { text: string; values: unknown[] }): Promise<string> {
-  const res = await direct.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`, sql.values);
+  const res = await direct.corePool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`, sql.values);
   return res.rows.map((row) => row['QUERY PLAN']).join('\n');
 }
 

@@ -54,9 +54,20 @@ export function isBackendUnavailable(err: unknown): boolean {
   );
 }
 
+/**
+ * The settings of every searchdesk session, as a libpq `options` string. join_collapse_limit=1:
+ * explicit JOINs run in the order they are written. Every statement is written driving from its
+ * narrowest set (the page's ids, then their decorations), so the planner need not search join
+ * orders (a nine-table conversation statement planned in 3.3 ms, now 2.0 ms) and no join order
+ * depends on its estimates.
+ */
+export function sessionOptions(statementTimeoutMs: number, readOnly: boolean): string {
+  const options = [`-c statement_timeout=${statementTimeoutMs}`, '-c join_collapse_limit=1'];
+  if (readOnly) options.push('-c default_transaction_read_only=on');
+  return options.join(' ');
+}
+
 export function createPgDb(opts: PgDbOptions): Db {
-  const sessionOptions = [`-c statement_timeout=${opts.statementTimeoutMs}`];
-  if (opts.readOnly) sessionOptions.push('-c default_transaction_read_only=on');
   const pool = new pg.Pool({
     connectionString: opts.url,
     max: opts.poolSize,
@@ -65,7 +76,7 @@ export function createPgDb(opts: PgDbOptions): Db {
     // A client-side bound in case the network, not the server, hangs (0 = no timeout, admin commands).
     query_timeout: opts.statementTimeoutMs > 0 ? opts.statementTimeoutMs + 2_000 : undefined,
     application_name: opts.applicationName ?? 'searchdesk',
-    options: sessionOptions.join(' '),
+    options: sessionOptions(opts.statementTimeoutMs, opts.readOnly),
     types,
   });
   // An idle client losing its connection must not crash the process.
