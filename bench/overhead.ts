@@ -52,7 +52,6 @@ function peakRssMb(pid: number): number {
   }
 }
 
-/** One spawn → tools/list answer, with a plain JSON-RPC client (no SDK in the measured path). */
 /** CPU ms (user + system) a live process has used so far. */
 function cpuMs(pid: number): number {
   try {
@@ -63,6 +62,7 @@ function cpuMs(pid: number): number {
   }
 }
 
+/** One spawn → tools/list answer, with a plain JSON-RPC client (no SDK in the measured path). */
 function coldStart(): Promise<{ ms: number; rssMb: number; cpuMs: number }> {
   const env = cliEnv({ DATABASE_URL, SEARCHDESK_ACCESS_TOKEN: TOKEN, LOG_LEVEL: opts['log-level'] });
   const started = performance.now();

@@ -85,9 +85,10 @@ afterAll(() => t.drop());
 const CAP = 60;
 /**
  * The same for articles (the large account has 40): a window of 32 of them (a common title word
- * fills a page from it, a rarer one does not), a cap of 10 candidates.
+ * fills a page from it, a rarer one does not), a cap of 10 candidates, and the contents of the
+ * newest 20 for the tiers (a word in many contents fills page 1 from them, a rarer one does not).
  */
-const ARTICLE_LIMITS = { window: 32, candidateCap: 10 };
+const ARTICLE_LIMITS = { window: 32, candidateCap: 10, contentWindow: 20 };
 /**
  * And for contacts (the large account has 2,000): first windows of 40 and 20, so a common term
  * fills the page from one, a rarer one from a longer window, and a rare one goes to the trigram
@@ -250,11 +251,13 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
               bump(counts, 'articles window answered');
               expect(ids(articleWindow)).toEqual(ids(ranked));
             } else bump(counts, 'articles window gave way');
-            const articleCandidates = await articleRows('candidates');
-            if (articleCandidates.some((r) => r.overflow)) bump(counts, 'articles candidates overflowed');
-            else {
-              bump(counts, 'articles candidates answered');
-              expect(ids(articleCandidates)).toEqual(ids(ranked));
+            for (const strategy of ['candidates', 'tiers'] as const) {
+              const rows = await articleRows(strategy);
+              if (rows.some((r) => r.overflow)) bump(counts, `articles ${strategy} overflowed`);
+              else {
+                bump(counts, `articles ${strategy} answered`);
+                expect(ids(rows)).toEqual(ids(ranked));
+              }
             }
             for (const gin of [false, true]) {
               const a = await searchArticles(ctx(db, who, gin), articleParams, ARTICLE_LIMITS);
@@ -289,6 +292,8 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       'articles window gave way',
       'articles candidates answered',
       'articles candidates overflowed',
+      'articles tiers answered',
+      'articles tiers overflowed',
     ])
       expect(counts[key] ?? 0, key).toBeGreaterThan(0);
   }, 180_000);

@@ -44,7 +44,13 @@ export type ArticleStrategy =
    * The rows the trigram index finds (a superset), ranked alone: exact unless there are more than
    * ARTICLE_CANDIDATE_CAP, then it reports an overflow.
    */
-  | 'candidates';
+  | 'candidates'
+  /**
+   * Every title or description match (tiers 2 and 1: short fields), then the content-only
+   * matches among the newest ARTICLE_CONTENT_WINDOW articles, only as many as the page needs:
+   * exact unless the page needs more of them than that window holds, then it reports an overflow.
+   */
+  | 'tiers';
 
 /** Articles walked newest first (their titles only) when an index gives updated_at order. */
 export const ARTICLE_WINDOW = 1_000;
@@ -52,12 +58,19 @@ export const ARTICLE_WINDOW = 1_000;
 /** Most candidate rows ranked alone; past it the trigram index no longer narrows much. */
 export const ARTICLE_CANDIDATE_CAP = 200;
 
+/**
+ * Newest articles whose content the tiers strategy reads: a word in more articles than the
+ * candidate cap is in about 1% of them or more, so this many hold a page of its matches.
+ */
+export const ARTICLE_CONTENT_WINDOW = 2_000;
+
 /** An article row, or the candidate strategy's overflow row (only `overflow` set). */
 type MaybeArticleRow = Omit<ArticleRow, 'id'> & { id: number | null; overflow: boolean };
 
 export interface ArticleLimits {
   window?: number;
   candidateCap?: number;
+  contentWindow?: number;
 }
 
 export interface ArticleIndexes {
@@ -68,13 +81,26 @@ export interface ArticleIndexes {
 }
 
 /** Which strategies a search tries, in order; the last one (the plain statement) always answers. */
-export function articlePlan(page: number, words: string[], indexes: ArticleIndexes, window = ARTICLE_WINDOW): ArticleStrategy[] {
+export function articlePlan(
+  page: number,
+  words: string[],
+  indexes: ArticleIndexes,
+  window = ARTICLE_WINDOW,
+  contentWindow = ARTICLE_CONTENT_WINDOW,
+): ArticleStrategy[] {
   const plan: ArticleStrategy[] = [];
   if (indexes.ordered && windowCanHold(page, window)) plan.push('window');
   if (indexes.trigram && words.some((w) => hasTrigram(likePrefilter(w)))) plan.push('candidates');
+  if (indexes.ordered && windowCanHold(page, contentWindow)) plan.push('tiers');
   plan.push('rank');
   return plan;
 }
+
+/** The row a strategy adds when it cannot tell the exact answer (only `overflow` set). */
+const overflowRow = (condition: string) => `
+    UNION ALL
+    SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true
+    WHERE ${condition}`;
 
 /**
  * Relevance tiers: 2 when every word is in the title, 1 when every word is in the title or the
@@ -86,7 +112,7 @@ export function buildArticlesQuery(
   words: string[],
   strategy: ArticleStrategy,
   /** Tests lower them to reach every path on small data. */
-  { window = ARTICLE_WINDOW, candidateCap = ARTICLE_CANDIDATE_CAP }: ArticleLimits = {},
+  { window = ARTICLE_WINDOW, candidateCap = ARTICLE_CANDIDATE_CAP, contentWindow = ARTICLE_CONTENT_WINDOW }: ArticleLimits = {},
 ): SqlQuery {
   const p = new SqlParams();
   const account = `a.account_id = ${p.add(access.accountId)}::bigint`;
@@ -133,10 +159,31 @@ export function buildArticlesQuery(
         WHERE ${[account, ...prefilter].join(' AND ')}
         LIMIT ${cap} + 1),
       hits AS (${ranked('cand a', [`(SELECT count(*) FROM cand) <= ${cap}`, anywhere])})`;
-      overflow = `
-    UNION ALL
-    SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true
-    WHERE (SELECT count(*) FROM cand) > ${cap}`;
+      overflow = overflowRow(`(SELECT count(*) FROM cand) > ${cap}`);
+      break;
+    }
+    case 'tiers': {
+      // Tiers 2 and 1 read only titles and descriptions (every matching article); tier 0 walks
+      // the newest articles in index order and stops once the page is full. The page is exact
+      // when it holds `need` rows or the walk saw every article of the account.
+      const need = p.add((params.page ?? 1) * PAGE_SIZE + 1);
+      const contentRows = p.add(contentWindow);
+      ctes = `top AS MATERIALIZED (
+        SELECT a.id, a.updated_at, ${tier} AS tier FROM articles a WHERE ${account} AND ${inTitleOrDescription}),
+      rest AS MATERIALIZED (
+        SELECT a.id, a.updated_at, 0 AS tier
+        FROM (SELECT a.id, a.updated_at, a.title, a.description, a.content FROM articles a WHERE ${account}
+              ORDER BY a.updated_at DESC, a.id DESC LIMIT ${contentRows}) a
+        WHERE NOT (${inTitleOrDescription}) AND ${anywhere}
+        ORDER BY a.updated_at DESC, a.id DESC LIMIT ${need}),
+      exact AS MATERIALIZED (
+        SELECT (SELECT count(*) FROM top) + (SELECT count(*) FROM rest) >= ${need}
+            OR (SELECT count(*) FROM (SELECT 1 FROM articles a WHERE ${account} LIMIT ${contentRows}) x) < ${contentRows} AS ok),
+      hits AS (
+        SELECT a.id, a.updated_at, a.tier FROM (SELECT * FROM top UNION ALL SELECT * FROM rest) a
+        WHERE (SELECT ok FROM exact)
+        ORDER BY a.tier DESC, a.updated_at DESC, a.id DESC ${page})`;
+      overflow = overflowRow('NOT (SELECT ok FROM exact)');
       break;
     }
   }
@@ -184,16 +231,16 @@ async function tryStrategy(
   );
   // A window is exact when it holds the whole page plus the row telling has_more.
   if (strategy === 'window') return rows.length > PAGE_SIZE ? (rows as ArticleRow[]) : undefined;
-  if (strategy === 'candidates' && rows.some((r) => r.overflow)) return undefined;
+  if ((strategy === 'candidates' || strategy === 'tiers') && rows.some((r) => r.overflow)) return undefined;
   return rows as ArticleRow[];
 }
 
 /**
  * A word common in titles is answered by the titles of the newest articles (a window, when an
- * index gives updated_at order); a rare one by the trigram index's few candidates; the rest by the
- * plain statement (with more candidates than the cap, rechecking the trigram index's matches costs
- * more than reading the account's articles). The index-backed variant counts on searchdesk's
- * indexes; the default variant uses each only when `searchdesk db indexes` created it.
+ * index gives updated_at order); a rare one by the trigram index's few candidates; a word common
+ * in content only by every title and description match plus the newest content matches (tiers);
+ * the rest by the plain statement. The index-backed variant counts on searchdesk's indexes; the
+ * default variant uses each only when `searchdesk db indexes` created it.
  */
 export async function searchArticles(
   ctx: SearchContext,
@@ -208,7 +255,7 @@ export async function searchArticles(
   const present = ctx.access.flags.searchWithGin ? undefined : await searchdeskIndexes(ctx.db);
   const has = (name: string) => present === undefined || present.has(name);
   const indexes = { ordered: has(INDEX.articlesUpdated), trigram: has(INDEX.articlesTextTrgm) };
-  for (const strategy of articlePlan(params.page ?? 1, words, indexes, limits.window)) {
+  for (const strategy of articlePlan(params.page ?? 1, words, indexes, limits.window, limits.contentWindow)) {
     const rows = await tryStrategy(ctx, params, words, strategy, limits);
     if (rows) return toPage(rows.map((row) => toArticleRecord(row, words)));
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ARTICLE_WINDOW, articlePlan } from './articles.js';
+import { ARTICLE_CONTENT_WINDOW, ARTICLE_WINDOW, articlePlan } from './articles.js';
 import { CONTACT_LIMITS } from './contacts.js';
 import { CONVERSATION_WINDOW, conversationPlan } from './conversations.js';
 import { longerWindow, windowCanHold } from './sql.js';
@@ -7,16 +7,22 @@ import { looksSpecific } from './text.js';
 
 describe('articlePlan', () => {
   const all = { ordered: true, trigram: true };
-  it('tries the titles of the newest articles, then the trigram candidates, then the plain statement', () => {
-    expect(articlePlan(1, ['refund'], all)).toEqual(['window', 'candidates', 'rank']);
+  it('tries the titles of the newest articles, the trigram candidates, the tiers, then the plain statement', () => {
+    expect(articlePlan(1, ['refund'], all)).toEqual(['window', 'candidates', 'tiers', 'rank']);
     expect(articlePlan(1, ['refund'], { ordered: false, trigram: true })).toEqual(['candidates', 'rank']);
-    expect(articlePlan(1, ['refund'], { ordered: true, trigram: false })).toEqual(['window', 'rank']);
+    expect(articlePlan(1, ['refund'], { ordered: true, trigram: false })).toEqual(['window', 'tiers', 'rank']);
     expect(articlePlan(1, ['refund'], { ordered: false, trigram: false })).toEqual(['rank']);
   });
 
   it('asks the trigram index only when some word has a trigram', () => {
-    expect(articlePlan(1, ['to', 'up'], all)).toEqual(['window', 'rank']);
-    expect(articlePlan(1, ['set', 'up'], all)).toEqual(['window', 'candidates', 'rank']);
+    expect(articlePlan(1, ['to', 'up'], all)).toEqual(['window', 'tiers', 'rank']);
+    expect(articlePlan(1, ['set', 'up'], all)).toEqual(['window', 'candidates', 'tiers', 'rank']);
+  });
+
+  it('reads the newest contents only for a page they can hold', () => {
+    const deepest = Math.floor((ARTICLE_CONTENT_WINDOW - 1) / 15);
+    expect(articlePlan(deepest, ['refund'], all)).toContain('tiers');
+    expect(articlePlan(deepest + 1, ['refund'], all)).toEqual(['candidates', 'rank']);
   });
 
   it('skips the window for a page deeper than the window holds', () => {
