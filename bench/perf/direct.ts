@@ -1,8 +1,8 @@
 /**
  * The baseline: the same search without the MCP HTTP surface. SQL is built with the core's own
- * builders and sent through a plain pg Pool; message ids come from the engine's own request
- * (Postgres SQL, or the query DSL through the Elasticsearch/OpenSearch client), then the records
- * are read with the same SQL the core uses. What is left between this and an MCP call is the
+ * builders and sent through a pg Pool with the server's session settings (sessionOptions);
+ * message ids come from the engine's own request (Postgres SQL, or the query DSL through the
+ * Elasticsearch/OpenSearch client), then the records are read with the same SQL the core uses. What is left between this and an MCP call is the
  * surface: HTTP, JSON-RPC, token and access checks, validation, record mapping, serialisation.
  */
 import pg from 'pg';

@@ -326,7 +326,7 @@ export function report(r: Results): string {
   out.push(
     '### Latency per tool (MCP over HTTP, concurrency 1, index-backed variant)',
     '',
-    "Direct = the same search without the MCP surface, measured right next to each MCP call: the core's SQL builders on a plain pg Pool, " +
+    "Direct = the same search without the MCP surface, measured right next to each MCP call: the core's SQL builders on a pg Pool with the server's session settings, " +
       "message ids from the engine's own request (SQL, or the query DSL through the Elasticsearch/OpenSearch client), then the core's record SQL. " +
       'Ratio = MCP ÷ direct; overhead (SDK) = median of (SDK callTool − direct) over paired calls; ' +
       "overhead (server) = median of (the same tools/call as one plain JSON-RPC POST with fetch − direct), i.e. the server surface without the SDK client's own request and result handling.",
