@@ -232,9 +232,9 @@ export function conversationPlan(
   ordered: boolean,
   windowRows = CONVERSATION_WINDOW,
 ): ConversationStrategy[] {
-  // A specific-looking term (an id, a phone number, a full name) is in few conversations: the
-  // window would only read its rows to find nothing.
-  const window = ordered && windowCanHold(params.page ?? 1, windowRows) && !(hasTrigram(params.q) && looksSpecific(params.q));
+  // A specific-looking term (an id, a phone number, a full name; it always has a trigram) is in
+  // few conversations: the window would only read its rows to find nothing.
+  const window = ordered && windowCanHold(params.page ?? 1, windowRows) && !looksSpecific(params.q);
   // Without a trigram the contacts cannot be found by index; without an ordered index such a
   // short term is usually in most conversations, and the plain statement is the quicker one.
   if (!hasTrigram(params.q) && !window) return ['scan'];

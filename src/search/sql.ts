@@ -63,11 +63,10 @@ export function longerWindow(
   returned: number,
   tableRowCount: number | null | undefined,
   limits: WindowLimits,
-  pageSize = PAGE_SIZE,
 ): number | undefined {
-  if (returned === 0 || tableRowCount === undefined || tableRowCount === null || tableRowCount <= 0) return undefined;
-  const matched = (page - 1) * pageSize + returned;
-  const need = page * pageSize + 1;
+  if (returned === 0 || !(tableRowCount && tableRowCount > 0)) return undefined;
+  const matched = (page - 1) * PAGE_SIZE + returned;
+  const need = page * PAGE_SIZE + 1;
   const walk = Math.ceil(((need * limits.window) / matched) * limits.room);
   const fetched = (tableRowCount * matched) / limits.window;
   return walk <= fetched && walk <= limits.walkCap && walk > limits.window ? walk : undefined;
