@@ -338,8 +338,8 @@ function mcpArgs(
 ): { args: Record<string, unknown>; violations: string[] } {
   const args = Object.fromEntries(Object.entries(sent).map(([k, v]) => [k, readInteger(k, v)]));
   const violations: string[] = [];
-  // The SDK's request schema drops a `__proto__` key (safely: no prototype is set), so it never reaches us.
-  const unknown = Object.keys(args).filter((k) => k !== 'account_id' && k !== '__proto__' && !accepts.includes(k));
+  // A `__proto__` key is an argument like any other (unknown), never a prototype.
+  const unknown = Object.keys(args).filter((k) => k !== 'account_id' && !accepts.includes(k));
   if (unknown.length > 0) violations.push(`unknown argument${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
   if ('account_id' in args) {
     const id = args.account_id;

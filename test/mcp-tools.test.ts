@@ -3,7 +3,6 @@
  * Tool list (snapshot), account resolution, argument validation, error mapping, context budget.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/db.js';
@@ -13,6 +12,7 @@ import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/d
 import { Fixture } from './helpers/fixtures.js';
 import { makeDeps } from './helpers/core.js';
 import { memoryLogger } from './helpers/log.js';
+import { linkedClientTransport } from './helpers/mcp-link.js';
 
 let t: TestDatabase;
 let deps: SearchDeps;
@@ -57,7 +57,6 @@ afterAll(async () => {
 });
 
 async function connect(token: string, overrides: Partial<McpServerOptions> = {}): Promise<Client> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const server = createMcpServer({
     deps,
     config: { defaultAccountId: undefined, maxResultChars: 60_000 },
@@ -66,9 +65,8 @@ async function connect(token: string, overrides: Partial<McpServerOptions> = {})
     version: '9.9.9',
     ...overrides,
   });
-  await server.connect(serverSide);
   const client = new Client({ name: 'test', version: '0.0.0' });
-  await client.connect(clientSide);
+  await client.connect(await linkedClientTransport(server));
   await client.listTools(); // so the client validates structuredContent against outputSchema
   clients.push(client);
   return client;

@@ -1,13 +1,21 @@
 /**
- * MCP over Streamable HTTP at `POST /mcp`, stateless: a fresh server and transport per request, so
- * any instance can answer any request. The token is checked before the MCP layer sees anything
- * (a refusal is a 401; Postgres down lets the request through, see openSession) and on every tool call.
+ * MCP over Streamable HTTP at `POST /mcp`, stateless and answered as JSON (never a stream): every
+ * request carries its whole exchange, so any instance can answer any request. The token is
+ * checked before the MCP layer sees anything (a refusal is a 401; Postgres down lets the request
+ * through, see openSession) and on every tool call. The checks in front of the messages are the
+ * transport's (MCP spec, Streamable HTTP, and what the SDK's transport answers): Accept must name
+ * JSON and event streams (406), the body must be JSON (415, 413, 400), a batch holds at most 100
+ * messages and an `initialize` only on its own (400), and after initialization
+ * `Mcp-Protocol-Version` must be a version this server speaks (400).
  */
 import { createMcpServer } from '../mcp/server.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isRequest, SUPPORTED_PROTOCOL_VERSIONS, toMessage, type JsonRpcMessage } from '../mcp/protocol.js';
 import { openSession } from '../search/core.js';
 import { headerValue, type RequestContext } from './context.js';
-import { BodyTooLargeError, readBody, sendError, sendJsonRpcError } from './respond.js';
+import { BodyTooLargeError, readBody, sendError, sendJson, sendJsonRpcError } from './respond.js';
+
+/** Most messages in one batch (the SDK transport's bound). */
+export const MAX_BATCH_MESSAGES = 100;
 
 /** `api_access_token`, else `Authorization: Bearer <token>`. */
 export function mcpToken(ctx: RequestContext): string | undefined {
@@ -29,8 +37,27 @@ async function admitMcp(ctx: RequestContext, token: string | undefined): Promise
   }
 }
 
-/** The JSON-RPC body, or undefined after answering 413/400 in JSON-RPC style. */
-async function readJsonRpc(ctx: RequestContext): Promise<{ body: unknown } | undefined> {
+/** The media type of a Content-Type header, lower-cased, without parameters. */
+function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** Accept and Content-Type; false once a 406 or 415 is answered. */
+function acceptable(ctx: RequestContext): boolean {
+  const accept = headerValue(ctx.req, 'accept') ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+    sendJsonRpcError(ctx.res, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+    return false;
+  }
+  if (mediaType(headerValue(ctx.req, 'content-type')) !== 'application/json') {
+    sendJsonRpcError(ctx.res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    return false;
+  }
+  return true;
+}
+
+/** The body's JSON-RPC messages (one, or a batch), or undefined after answering 413/400. */
+async function readMessages(ctx: RequestContext): Promise<JsonRpcMessage[] | undefined> {
   let raw: Buffer;
   try {
     raw = await readBody(ctx.req);
@@ -40,12 +67,45 @@ async function readJsonRpc(ctx: RequestContext): Promise<{ body: unknown } | und
     ctx.req.resume();
     return undefined;
   }
+  let body: unknown;
   try {
-    return { body: JSON.parse(raw.toString('utf8')) as unknown };
+    body = JSON.parse(raw.toString('utf8')) as unknown;
   } catch {
     sendJsonRpcError(ctx.res, 400, -32700, 'Parse error: the body is not valid JSON');
     return undefined;
   }
+  const values: unknown[] = Array.isArray(body) ? body : [body];
+  if (values.length > MAX_BATCH_MESSAGES) {
+    sendJsonRpcError(ctx.res, 400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_MESSAGES} messages`);
+    return undefined;
+  }
+  const messages = values.map(toMessage);
+  if (values.length === 0 || messages.some((m) => m === undefined)) {
+    sendJsonRpcError(ctx.res, 400, -32700, 'Parse error: Invalid JSON-RPC message');
+    return undefined;
+  }
+  return messages as JsonRpcMessage[];
+}
+
+/** The lifecycle rules of a stateless request; false once a 400 is answered. */
+function validExchange(ctx: RequestContext, messages: JsonRpcMessage[]): boolean {
+  const initializing = messages.some((m) => isRequest(m) && m.method === 'initialize');
+  if (initializing && messages.length > 1) {
+    sendJsonRpcError(ctx.res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
+    return false;
+  }
+  const version = headerValue(ctx.req, 'mcp-protocol-version');
+  if (!initializing && version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    const supported = SUPPORTED_PROTOCOL_VERSIONS.join(', ');
+    sendJsonRpcError(
+      ctx.res,
+      400,
+      -32000,
+      `Bad Request: Unsupported protocol version: ${version} (supported versions: ${supported})`,
+    );
+    return false;
+  }
+  return true;
 }
 
 export async function handleMcp(ctx: RequestContext): Promise<void> {
@@ -56,9 +116,15 @@ export async function handleMcp(ctx: RequestContext): Promise<void> {
   }
   const token = mcpToken(ctx);
   if (!(await admitMcp(ctx, token))) return;
-  const parsed = await readJsonRpc(ctx);
-  if (!parsed) return;
+  if (!acceptable(ctx)) return;
+  const messages = await readMessages(ctx);
+  if (!messages || !validExchange(ctx, messages)) return;
 
+  // Notifications and client responses only: accepted, nothing to answer.
+  if (!messages.some(isRequest)) {
+    res.writeHead(202).end();
+    return;
+  }
   const server = createMcpServer({
     deps: app.deps,
     config: app.config,
@@ -67,11 +133,9 @@ export async function handleMcp(ctx: RequestContext): Promise<void> {
     version: app.version,
     onToolCall: (e) => metrics.observeToolCall(e.tool, e.status, e.durationMs / 1000),
   });
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  res.once('close', () => {
-    void transport.close();
-    void server.close();
-  });
-  await server.connect(transport);
-  await transport.handleRequest(req, res, parsed.body);
+  const answers = (await Promise.all(messages.map((m) => server.receive(m)))).filter((a) => a !== undefined);
+  // Every request cancelled by a notification of the same batch: nothing left to answer.
+  if (answers.length === 0) res.writeHead(202).end();
+  // One answer is one response object (as the SDK's transport answers a batch of one).
+  else sendJson(res, 200, answers.length === 1 ? answers[0] : answers);
 }

@@ -237,11 +237,13 @@ const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
  * reads them; anything else is left for the schema to judge.
  */
 export function coerceNumericStrings(args: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(args)) {
-    out[key] = INTEGER_KEYS.has(key) && typeof value === 'string' && INTEGER_TEXT.test(value) ? Number(value) : value;
-  }
-  return out;
+  // fromEntries defines own keys: a `__proto__` argument stays an (unknown) argument, never a prototype.
+  return Object.fromEntries(
+    Object.entries(args).map(([key, value]) => [
+      key,
+      INTEGER_KEYS.has(key) && typeof value === 'string' && INTEGER_TEXT.test(value) ? Number(value) : value,
+    ]),
+  );
 }
 
 /** A REST boolean: true/false or 1/0; anything else is left for the schema to refuse. */
