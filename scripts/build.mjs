@@ -76,23 +76,18 @@ const pgNodeOnly = {
 };
 
 /**
- * The SDK's Server imports its Ajv validator (ajv, ~200 kB) for every start, though it only uses it
- * when no validator is given; searchdesk always gives one (src/mcp/server.ts). In the bundle the
- * import is a placeholder that refuses to be constructed.
+ * zod re-exports every locale as `z.locales` (about 300 kB of the ~580 kB it adds to the bundle,
+ * compiled at every start: zod is loaded by the configuration). searchdesk's messages are its own
+ * and English; zod's English messages are imported by zod directly, not through this index.
+ * In the bundle `z.locales` is empty.
  */
-const noDefaultAjv = {
-  name: 'no-default-ajv',
+const zodEnglishOnly = {
+  name: 'zod-english-only',
   setup(b) {
-    b.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, (args) =>
-      args.importer.includes(`@modelcontextprotocol${'/'}sdk`) && args.importer.endsWith(join('server', 'index.js'))
-        ? { path: 'ajv-provider', namespace: 'no-default-ajv' }
-        : undefined,
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'zod-english-only' } : undefined,
     );
-    b.onLoad({ filter: /.*/, namespace: 'no-default-ajv' }, () => ({
-      contents:
-        "export class AjvJsonSchemaValidator { constructor() { throw new Error('searchdesk passes its own jsonSchemaValidator'); } }",
-      loader: 'js',
-    }));
+    b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, () => ({ contents: 'export {};', loader: 'js' }));
   },
 };
 
@@ -105,7 +100,7 @@ await build({
   chunkNames: '[name]-[hash]',
   sourcemap: 'linked',
   sourcesContent: false,
-  plugins: [prebuiltToolList, pgNodeOnly, noDefaultAjv],
+  plugins: [prebuiltToolList, pgNodeOnly, zodEnglishOnly],
 });
 
 // 3. Assets next to the chunks that read them (src/db/schema.ts: ./sql/schema.sql).
