@@ -10,7 +10,9 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+// zod's tree-shakable API: a start (`serve --stdio`) validates its configuration without loading
+// the rest of zod, which only the tool schemas need (src/search/params.ts, on the first call).
+import * as z from 'zod/mini';
 
 /** Thrown for invalid configuration; `message` is one line, safe to print. */
 export class ConfigError extends Error {
@@ -28,30 +30,31 @@ export function processEnv(): Record<string, string | undefined> {
  */
 const UNSUBSTITUTED_PLACEHOLDER = /^\$\{[^}]+\}$/;
 
-const optionalString = z
-  .string()
-  .trim()
-  .transform((v) => (v === '' || UNSUBSTITUTED_PLACEHOLDER.test(v) ? undefined : v))
-  .optional();
+const optionalString = z.optional(
+  z.pipe(
+    z.string().check(z.trim()),
+    z.transform((v: string) => (v === '' || UNSUBSTITUTED_PLACEHOLDER.test(v) ? undefined : v)),
+  ),
+);
 
-const urlString = (name: string) =>
-  optionalString.refine((v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v), {
-    message: `${name} must be an http(s) URL`,
-  });
+/** optionalString, refused with `message` unless `ok` holds for the value it read. */
+const checkedString = (ok: (v: string) => boolean, message: string) =>
+  optionalString.check(z.refine((v) => v === undefined || ok(v), { message }));
+
+const urlString = (name: string) => checkedString((v) => /^https?:\/\/[^\s]+$/.test(v), `${name} must be an http(s) URL`);
 
 const intString = (name: string, min: number, max: number, fallback: number) =>
-  optionalString
-    .refine((v) => v === undefined || (/^\d+$/.test(v) && +v >= min && +v <= max), {
-      message: `${name} must be an integer between ${min} and ${max}`,
-    })
-    .transform((v) => (v === undefined ? fallback : Number(v)));
+  z.pipe(
+    checkedString((v) => /^\d+$/.test(v) && +v >= min && +v <= max, `${name} must be an integer between ${min} and ${max}`),
+    z.transform((v) => (v === undefined ? fallback : Number(v))),
+  );
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** One environment variable: its parser and the annotations the docs, manifest and logger use. */
 export interface Setting {
   /** Parses the raw value (a string or undefined) into what `toConfig` reads. */
-  parse: z.ZodType;
+  parse: z.ZodMiniType;
   /** README: the default, in Markdown. */
   default: string;
   /** README: the meaning, in Markdown (no `|`). */
@@ -110,7 +113,7 @@ export const SETTINGS = {
     doc: 'index alias (`messages_production` with `searchkick`)',
   },
   SEARCHDESK_INDEX_FORMAT: {
-    parse: z.enum(['searchdesk', 'searchkick']).default('searchdesk'),
+    parse: z._default(z.enum(['searchdesk', 'searchkick']), 'searchdesk'),
     default: '`searchdesk`',
     doc: "`searchdesk` (own index) or `searchkick` (the help desk's own index, read-only)",
   },
@@ -126,9 +129,10 @@ export const SETTINGS = {
     },
   },
   SEARCHDESK_ACCOUNT_ID: {
-    parse: optionalString.refine((v) => v === undefined || (/^[1-9]\d*$/.test(v) && Number.isSafeInteger(Number(v))), {
-      message: 'SEARCHDESK_ACCOUNT_ID must be a positive integer',
-    }),
+    parse: checkedString(
+      (v) => /^[1-9]\d*$/.test(v) && Number.isSafeInteger(Number(v)),
+      'SEARCHDESK_ACCOUNT_ID must be a positive integer',
+    ),
     default: 'unset',
     doc: 'default account when a tool call has no `account_id`',
     bundle: {
@@ -176,7 +180,7 @@ export const SETTINGS = {
     doc: 'context budget of one tool result',
   },
   SEARCHDESK_MESSAGE_SEARCH: {
-    parse: z.enum(['flag', 'all']).default('flag'),
+    parse: z._default(z.enum(['flag', 'all']), 'flag'),
     default: '`flag`',
     doc: "`flag`: needs the account's `advanced_search` flag; `all`: every account",
   },
@@ -196,7 +200,7 @@ export const SETTINGS = {
     doc: 'Postgres connections',
   },
   LOG_LEVEL: {
-    parse: z.enum(LOG_LEVELS).default('info'),
+    parse: z._default(z.enum(LOG_LEVELS), 'info'),
     default: '`info`',
     doc: 'pino level; logs are JSON lines on stderr',
   },

@@ -3,13 +3,15 @@
  * (src/mcp/tools.ts, the single source of truth) gives, its chunks stay beside dist/cli.js with
  * their assets, and stack traces can be mapped back (source maps). Needs `npm run build`.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../src/mcp/tools.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
-import { assertBuilt, CLI, cliEnv, connectStdio } from './helpers/spawn.js';
+import { assertBuilt, CLI, cliEnv, connectStdio, runCli } from './helpers/spawn.js';
 
 const DIST = join(CLI, '..');
 let t: TestDatabase;
@@ -41,6 +43,47 @@ describe('release bundle', () => {
       expect(called.isError).toBeFalsy();
     } finally {
       await s.close();
+    }
+  });
+
+  it('starts stdio without what only tool calls or other commands need (zod classic, HTTP, PGlite, engines)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'searchdesk-loads-'));
+    const loads = join(dir, 'loads.txt');
+    const hook = fileURLToPath(new URL('./helpers/record-loads.mjs', import.meta.url));
+    const lines = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    ];
+    try {
+      const r = await runCli(
+        [],
+        cliEnv({
+          DATABASE_URL: t.url,
+          SEARCHDESK_ACCESS_TOKEN: token,
+          NODE_OPTIONS: `--import=${hook}`,
+          SEARCHDESK_TEST_LOADS: loads,
+        }),
+        lines.map((l) => `${JSON.stringify(l)}\n`).join(''),
+      );
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('"tools":[');
+      const loaded = readFileSync(loads, 'utf8').trim().split('\n');
+      const files = loaded.filter((url) => url.startsWith('file:')).map((url) => fileURLToPath(url));
+      expect(files.some((f) => f.endsWith('stdio-caller.js') || /stdio-caller-\w+\.js$/.test(f))).toBe(true);
+      for (const file of files) {
+        expect(file, 'only the bundle is loaded from disk').toMatch(/[\\/]dist[\\/][\w-]+\.js$/);
+        const code = readFileSync(file, 'utf8');
+        expect(code, `${file}: zod's classic API (the tool schemas)`).not.toContain('$constructor("ZodString"');
+        expect(code, `${file}: the HTTP server`).not.toContain('createServer');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -2,7 +2,13 @@
 import type { AccessContext } from '../auth/access.js';
 import type { Db } from '../db/db.js';
 import type { Logger } from '../logger.js';
-import { PAGE_SIZE } from './params.js';
+
+/**
+ * Results per page, and the last page a search serves. Here rather than in params.ts so that what
+ * runs at start (the Postgres message engine, the SQL helpers) does not load the parameter schemas.
+ */
+export const PAGE_SIZE = 15;
+export const MAX_PAGE = 500;
 
 export interface SearchContext {
   db: Db;

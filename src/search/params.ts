@@ -4,9 +4,9 @@
  */
 import { z } from 'zod';
 import { SearchError } from '../errors.js';
+import { MAX_PAGE, PAGE_SIZE } from './context.js';
 
-export const PAGE_SIZE = 15;
-export const MAX_PAGE = 500;
+export { MAX_PAGE, PAGE_SIZE };
 export const MAX_Q_LENGTH = 500;
 /** 9999-12-31T23:59:59Z: larger values cannot be a timestamp in Postgres. */
 const MAX_UNIX_SECONDS = 253_402_300_799;

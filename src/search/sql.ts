@@ -1,6 +1,6 @@
 /** SQL fragments every resource builder shares. */
 import type { SqlParams } from '../db/db.js';
-import { PAGE_SIZE } from './params.js';
+import { PAGE_SIZE } from './context.js';
 
 /** Selects a `timestamp without time zone` column (UTC) as integer Unix seconds. */
 export function epoch(column: string): string {
