@@ -10,9 +10,6 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-// zod's tree-shakable API: a start (`serve --stdio`) validates its configuration without loading
-// the rest of zod, which only the tool schemas need (src/search/params.ts, on the first call).
-import * as z from 'zod/mini';
 
 /** Thrown for invalid configuration; `message` is one line, safe to print. */
 export class ConfigError extends Error {
@@ -30,31 +27,58 @@ export function processEnv(): Record<string, string | undefined> {
  */
 const UNSUBSTITUTED_PLACEHOLDER = /^\$\{[^}]+\}$/;
 
-const optionalString = z.optional(
-  z.pipe(
-    z.string().check(z.trim()),
-    z.transform((v: string) => (v === '' || UNSUBSTITUTED_PLACEHOLDER.test(v) ? undefined : v)),
-  ),
-);
+/**
+ * A setting's parser: the raw value (undefined when the variable is not set) to what `toConfig`
+ * reads; throws a SettingError (its message names the variable) when the value is refused.
+ * Plain functions, not a validation library: every start runs them, and these few shapes need none.
+ */
+export type Parse<T> = (raw: string | undefined) => T;
+
+class SettingError extends Error {}
+
+/** Trimmed; empty or an unsubstituted placeholder means not set. */
+const optionalString: Parse<string | undefined> = (raw) => {
+  const v = raw?.trim();
+  return v === undefined || v === '' || UNSUBSTITUTED_PLACEHOLDER.test(v) ? undefined : v;
+};
 
 /** optionalString, refused with `message` unless `ok` holds for the value it read. */
-const checkedString = (ok: (v: string) => boolean, message: string) =>
-  optionalString.check(z.refine((v) => v === undefined || ok(v), { message }));
+const checkedString =
+  (ok: (v: string) => boolean, message: string): Parse<string | undefined> =>
+  (raw) => {
+    const v = optionalString(raw);
+    if (v !== undefined && !ok(v)) throw new SettingError(message);
+    return v;
+  };
 
 const urlString = (name: string) => checkedString((v) => /^https?:\/\/[^\s]+$/.test(v), `${name} must be an http(s) URL`);
 
-const intString = (name: string, min: number, max: number, fallback: number) =>
-  z.pipe(
-    checkedString((v) => /^\d+$/.test(v) && +v >= min && +v <= max, `${name} must be an integer between ${min} and ${max}`),
-    z.transform((v) => (v === undefined ? fallback : Number(v))),
+const intString = (name: string, min: number, max: number, fallback: number): Parse<number> => {
+  const read = checkedString(
+    (v) => /^\d+$/.test(v) && +v >= min && +v <= max,
+    `${name} must be an integer between ${min} and ${max}`,
   );
+  return (raw) => {
+    const v = read(raw);
+    return v === undefined ? fallback : Number(v);
+  };
+};
+
+/** Exactly one of `values` (not trimmed); `fallback` when not set. */
+const oneOf =
+  <const T extends string>(name: string, values: readonly T[], fallback: NoInfer<T>): Parse<T> =>
+  (raw) => {
+    if (raw === undefined) return fallback;
+    if (!(values as readonly string[]).includes(raw)) throw new SettingError(`${name} must be one of ${values.join(', ')}`);
+    return raw as T;
+  };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** One environment variable: its parser and the annotations the docs, manifest and logger use. */
 export interface Setting {
   /** Parses the raw value (a string or undefined) into what `toConfig` reads. */
-  parse: z.ZodMiniType;
+  parse: Parse<unknown>;
   /** README: the default, in Markdown. */
   default: string;
   /** README: the meaning, in Markdown (no `|`). */
@@ -113,7 +137,7 @@ export const SETTINGS = {
     doc: 'index alias (`messages_production` with `searchkick`)',
   },
   SEARCHDESK_INDEX_FORMAT: {
-    parse: z._default(z.enum(['searchdesk', 'searchkick']), 'searchdesk'),
+    parse: oneOf('SEARCHDESK_INDEX_FORMAT', ['searchdesk', 'searchkick'], 'searchdesk'),
     default: '`searchdesk`',
     doc: "`searchdesk` (own index) or `searchkick` (the help desk's own index, read-only)",
   },
@@ -180,7 +204,7 @@ export const SETTINGS = {
     doc: 'context budget of one tool result',
   },
   SEARCHDESK_MESSAGE_SEARCH: {
-    parse: z._default(z.enum(['flag', 'all']), 'flag'),
+    parse: oneOf('SEARCHDESK_MESSAGE_SEARCH', ['flag', 'all'], 'flag'),
     default: '`flag`',
     doc: "`flag`: needs the account's `advanced_search` flag; `all`: every account",
   },
@@ -200,7 +224,7 @@ export const SETTINGS = {
     doc: 'Postgres connections',
   },
   LOG_LEVEL: {
-    parse: z._default(z.enum(LOG_LEVELS), 'info'),
+    parse: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     default: '`info`',
     doc: 'pino level; logs are JSON lines on stderr',
   },
@@ -213,13 +237,7 @@ export const SECRET_ENV = (Object.keys(SETTINGS) as SettingName[]).filter(
   (name) => (SETTINGS[name] as Setting).secret !== undefined,
 );
 
-type Env = { [K in SettingName]: z.output<(typeof SETTINGS)[K]['parse']> };
-
-const envSchema = z.object(
-  Object.fromEntries(Object.entries(SETTINGS).map(([name, s]) => [name, s.parse])) as {
-    [K in SettingName]: (typeof SETTINGS)[K]['parse'];
-  },
-);
+type Env = { [K in SettingName]: ReturnType<(typeof SETTINGS)[K]['parse']> };
 
 export type MessageEngineConfig =
   | { kind: 'postgres' }
@@ -300,14 +318,16 @@ function toConfig(e: Env): Config {
 
 /** Builds the config from environment variables (and CLI flags already merged into `env`). */
 export function loadConfig(env: Record<string, string | undefined> = processEnv()): Config {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const key = issue?.path.join('.') ?? 'configuration';
-    const msg = issue?.code === 'invalid_value' ? `${key} must be one of ${issue.values.join(', ')}` : issue?.message;
-    throw new ConfigError(`invalid configuration: ${msg ?? key}`);
+  const parsed: Record<string, unknown> = {};
+  for (const [name, setting] of Object.entries(SETTINGS)) {
+    try {
+      parsed[name] = (setting as Setting).parse(env[name]);
+    } catch (err) {
+      if (err instanceof SettingError) throw new ConfigError(`invalid configuration: ${err.message}`);
+      throw err;
+    }
   }
-  return toConfig(parsed.data as Env);
+  return toConfig(parsed as Env);
 }
 
 /**
