@@ -38,6 +38,12 @@ export const SEARCHDESK_INDEXES: readonly SearchdeskIndex[] = [
     definition: `articles USING gin ((coalesce(title, '') || ' ' || coalesce(description, '') || ' ' || coalesce(content, '')) gin_trgm_ops)`,
   },
   {
+    name: INDEX.articlesTitleDescriptionTrgm,
+    table: 'articles',
+    purpose: 'every title or description match of a word common in contents, without reading every article',
+    definition: `articles USING gin ((coalesce(title, '') || ' ' || coalesce(description, '')) gin_trgm_ops)`,
+  },
+  {
     name: INDEX.articlesUpdated,
     table: 'articles',
     purpose: 'article results whose titles fill the page, from the newest articles without sorting the account',

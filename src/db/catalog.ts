@@ -43,6 +43,7 @@ export const INDEX = {
   conversationsCreated: 'searchdesk_conversations_account_created',
   conversationsDisplayIdTrgm: 'searchdesk_conversations_display_id_trgm',
   articlesTextTrgm: 'searchdesk_articles_text_trgm',
+  articlesTitleDescriptionTrgm: 'searchdesk_articles_title_description_trgm',
   articlesUpdated: 'searchdesk_articles_account_updated',
   messagesUpdatedAt: 'searchdesk_messages_updated_at_id',
 } as const;

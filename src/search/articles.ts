@@ -31,6 +31,9 @@ const STATUSES = ['draft', 'published', 'archived'] as const;
 /** The text `searchdesk_articles_text_trgm` indexes: any word of an article occurs in it. */
 export const ARTICLE_TEXT = `(coalesce(a.title, '') || ' ' || coalesce(a.description, '') || ' ' || coalesce(a.content, ''))`;
 
+/** The text `searchdesk_articles_title_description_trgm` indexes: any word of a title or description occurs in it. */
+export const ARTICLE_TITLE_DESCRIPTION = `(coalesce(a.title, '') || ' ' || coalesce(a.description, ''))`;
+
 /** How the page's articles are found; every strategy returns exactly the plain statement's rows. */
 export type ArticleStrategy =
   /** Every matching article gets its tier, then one sort: the plain statement, the reference. */
@@ -50,7 +53,12 @@ export type ArticleStrategy =
    * matches among the newest ARTICLE_CONTENT_WINDOW articles, only as many as the page needs:
    * exact unless the page needs more of them than that window holds, then it reports an overflow.
    */
-  | 'tiers';
+  | 'tiers'
+  /**
+   * The tiers, with the title and description matches read from the candidates of their trigram
+   * index (a superset) instead of every article of the account; the same answer and overflow.
+   */
+  | 'trigramTiers';
 
 /** Articles walked newest first (their titles only) when an index gives updated_at order. */
 export const ARTICLE_WINDOW = 1_000;
@@ -78,6 +86,8 @@ export interface ArticleIndexes {
   ordered: boolean;
   /** `searchdesk_articles_text_trgm`: the trigram index over title, description and content. */
   trigram: boolean;
+  /** `searchdesk_articles_title_description_trgm`: the trigram index over title and description. */
+  titleTrigram: boolean;
 }
 
 /** Which strategies a search tries, in order; the last one (the plain statement) always answers. */
@@ -89,9 +99,11 @@ export function articlePlan(
   contentWindow = ARTICLE_CONTENT_WINDOW,
 ): ArticleStrategy[] {
   const plan: ArticleStrategy[] = [];
+  const someTrigram = words.some((w) => hasTrigram(likePrefilter(w)));
   if (indexes.ordered && windowCanHold(page, window)) plan.push('window');
-  if (indexes.trigram && words.some((w) => hasTrigram(likePrefilter(w)))) plan.push('candidates');
-  if (indexes.ordered && windowCanHold(page, contentWindow)) plan.push('tiers');
+  if (indexes.trigram && someTrigram) plan.push('candidates');
+  if (indexes.ordered && windowCanHold(page, contentWindow))
+    plan.push(indexes.titleTrigram && someTrigram ? 'trigramTiers' : 'tiers');
   plan.push('rank');
   return plan;
 }
@@ -116,16 +128,15 @@ export function buildArticlesQuery(
 ): SqlQuery {
   const p = new SqlParams();
   const account = `a.account_id = ${p.add(access.accountId)}::bigint`;
-  // A word that starts a word of a field is a substring of ARTICLE_TEXT, so this filter (a
-  // superset: likePrefilter) never drops a match and lets searchdesk_articles_text_trgm narrow
+  // A word that starts a word of a field is a substring of ARTICLE_TEXT (of
+  // ARTICLE_TITLE_DESCRIPTION when that field is the title or description), so this filter (a
+  // superset: likePrefilter) never drops a match and lets the trigram index on that text narrow
   // the rows first; the folded regular expressions decide.
-  const prefilter =
-    strategy === 'candidates'
-      ? words
-          .map((w) => likePrefilter(w))
-          .filter((pattern) => hasTrigram(pattern))
-          .map((pattern) => `${ARTICLE_TEXT} ILIKE ${p.add(pattern)}`)
-      : [];
+  const prefilter = (text: string) =>
+    words
+      .map((w) => likePrefilter(w))
+      .filter((pattern) => hasTrigram(pattern))
+      .map((pattern) => `${text} ILIKE ${p.add(pattern)}`);
   const regexes = words.map((w) => p.add(wordStartRegex(w)));
   const inTitle = regexes.map((r) => `coalesce(a.title ~ ${r}, false)`).join(' AND ');
   const inTitleOrDescription = regexes.map((r) => `coalesce(a.title ~ ${r} OR a.description ~ ${r}, false)`).join(' AND ');
@@ -142,7 +153,7 @@ export function buildArticlesQuery(
   let overflow = '';
   switch (strategy) {
     case 'rank':
-      ctes = `hits AS (${ranked('articles a', [account, ...prefilter, anywhere])})`;
+      ctes = `hits AS (${ranked('articles a', [account, anywhere])})`;
       break;
     case 'window':
       // Index order, then the titles of the window only.
@@ -156,20 +167,27 @@ export function buildArticlesQuery(
       // Whole rows, so the regular expressions read the candidates, never the table again.
       ctes = `cand AS MATERIALIZED (
         SELECT a.id, a.updated_at, a.title, a.description, a.content FROM articles a
-        WHERE ${[account, ...prefilter].join(' AND ')}
+        WHERE ${[account, ...prefilter(ARTICLE_TEXT)].join(' AND ')}
         LIMIT ${cap} + 1),
       hits AS (${ranked('cand a', [`(SELECT count(*) FROM cand) <= ${cap}`, anywhere])})`;
       overflow = overflowRow(`(SELECT count(*) FROM cand) > ${cap}`);
       break;
     }
-    case 'tiers': {
-      // Tiers 2 and 1 read only titles and descriptions (every matching article); tier 0 walks
+    case 'tiers':
+    case 'trigramTiers': {
+      // Tiers 2 and 1 read only titles and descriptions (every matching article: with
+      // trigramTiers only the rows searchdesk_articles_title_description_trgm finds); tier 0 walks
       // the newest articles in index order and stops once the page is full. The page is exact
       // when it holds `need` rows or the walk saw every article of the account.
       const need = p.add((params.page ?? 1) * PAGE_SIZE + 1);
       const contentRows = p.add(contentWindow);
+      const topWhere = [
+        account,
+        ...(strategy === 'trigramTiers' ? prefilter(ARTICLE_TITLE_DESCRIPTION) : []),
+        inTitleOrDescription,
+      ];
       ctes = `top AS MATERIALIZED (
-        SELECT a.id, a.updated_at, ${tier} AS tier FROM articles a WHERE ${account} AND ${inTitleOrDescription}),
+        SELECT a.id, a.updated_at, ${tier} AS tier FROM articles a WHERE ${topWhere.join(' AND ')}),
       rest AS MATERIALIZED (
         SELECT a.id, a.updated_at, 0 AS tier
         FROM (SELECT a.id, a.updated_at, a.title, a.description, a.content FROM articles a WHERE ${account}
@@ -231,14 +249,15 @@ async function tryStrategy(
   );
   // A window is exact when it holds the whole page plus the row telling has_more.
   if (strategy === 'window') return rows.length > PAGE_SIZE ? (rows as ArticleRow[]) : undefined;
-  if ((strategy === 'candidates' || strategy === 'tiers') && rows.some((r) => r.overflow)) return undefined;
+  if (strategy !== 'rank' && rows.some((r) => r.overflow)) return undefined;
   return rows as ArticleRow[];
 }
 
 /**
  * A word common in titles is answered by the titles of the newest articles (a window, when an
  * index gives updated_at order); a rare one by the trigram index's few candidates; a word common
- * in content only by every title and description match plus the newest content matches (tiers);
+ * in content only by every title and description match (those their trigram index finds, when
+ * it exists) plus the newest content matches (tiers);
  * the rest by the plain statement. The index-backed variant counts on searchdesk's indexes; the
  * default variant uses each only when `searchdesk db indexes` created it.
  */
@@ -254,7 +273,11 @@ export async function searchArticles(
   // The index-backed variant counts on searchdesk's indexes; the default one looks them up.
   const present = ctx.access.flags.searchWithGin ? undefined : await searchdeskIndexes(ctx.db);
   const has = (name: string) => present === undefined || present.has(name);
-  const indexes = { ordered: has(INDEX.articlesUpdated), trigram: has(INDEX.articlesTextTrgm) };
+  const indexes = {
+    ordered: has(INDEX.articlesUpdated),
+    trigram: has(INDEX.articlesTextTrgm),
+    titleTrigram: has(INDEX.articlesTitleDescriptionTrgm),
+  };
   for (const strategy of articlePlan(params.page ?? 1, words, indexes, limits.window, limits.contentWindow)) {
     const rows = await tryStrategy(ctx, params, words, strategy, limits);
     if (rows) return toPage(rows.map((row) => toArticleRecord(row, words)));
