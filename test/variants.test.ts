@@ -161,12 +161,13 @@ async function steeredPlan(query: SqlQuery): Promise<string> {
 }
 
 describe('the article strategies that read a trigram index', () => {
-  it('read searchdesk_articles_text_trgm and searchdesk_articles_title_description_trgm', async () => {
+  it('read searchdesk_articles_text_trgm or searchdesk_articles_title_description_trgm', async () => {
     const plan = (strategy: ArticleStrategy) =>
       steeredPlan(buildArticlesQuery(access.admin, { q: 'your setup' }, ['your', 'setup'], strategy));
     // The statements' expressions must stay those of the indexes' definitions (admin.ts), or the
     // indexes go unused.
     expect(await plan('candidates')).toContain(INDEX.articlesTextTrgm);
+    expect(await plan('matches')).toContain(INDEX.articlesTextTrgm);
     expect(await plan('trigramTiers')).toContain(INDEX.articlesTitleDescriptionTrgm);
     expect(await plan('tiers')).not.toContain(INDEX.articlesTitleDescriptionTrgm);
   });
@@ -286,6 +287,9 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
               bump(counts, 'articles window answered');
               expect(ids(articleWindow)).toEqual(ids(ranked));
             } else bump(counts, 'articles window gave way');
+            const matches = await articleRows('matches');
+            expect(ids(matches)).toEqual(ids(ranked));
+            bump(counts, `articles matches ${matches.length > PAGE_SIZE ? 'filled the page' : 'held fewer'}`);
             for (const strategy of ['candidates', 'tiers', 'trigramTiers'] as const) {
               const rows = await articleRows(strategy);
               if (rows.some((r) => r.overflow)) bump(counts, `articles ${strategy} overflowed`);
@@ -331,6 +335,8 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       'articles tiers overflowed',
       'articles trigramTiers answered',
       'articles trigramTiers overflowed',
+      'articles matches filled the page',
+      'articles matches held fewer',
     ])
       expect(counts[key] ?? 0, key).toBeGreaterThan(0);
   }, 180_000);

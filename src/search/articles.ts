@@ -58,7 +58,12 @@ export type ArticleStrategy =
    * The tiers, with the title and description matches read from the candidates of their trigram
    * index (a superset) instead of every article of the account; the same answer and overflow.
    */
-  | 'trigramTiers';
+  | 'trigramTiers'
+  /**
+   * Every row the trigram index finds (a superset), ranked: the plain statement narrowed by that
+   * index, always exact. It answers in place of the plain statement when the index exists.
+   */
+  | 'matches';
 
 /** Articles walked newest first (their titles only) when an index gives updated_at order. */
 export const ARTICLE_WINDOW = 1_000;
@@ -90,7 +95,10 @@ export interface ArticleIndexes {
   titleTrigram: boolean;
 }
 
-/** Which strategies a search tries, in order; the last one (the plain statement) always answers. */
+/**
+ * Which strategies a search tries, in order; the last one (the plain statement, or with the
+ * trigram index the same narrowed by it) always answers.
+ */
 export function articlePlan(
   page: number,
   words: string[],
@@ -104,7 +112,9 @@ export function articlePlan(
   if (indexes.trigram && someTrigram) plan.push('candidates');
   if (indexes.ordered && windowCanHold(page, contentWindow))
     plan.push(indexes.titleTrigram && someTrigram ? 'trigramTiers' : 'tiers');
-  plan.push('rank');
+  // A word whose substring is common but which starts few words gets here after both the
+  // candidates and the tiers gave way: the trigram index still narrows it to those substrings.
+  plan.push(indexes.trigram && someTrigram ? 'matches' : 'rank');
   return plan;
 }
 
@@ -154,6 +164,9 @@ export function buildArticlesQuery(
   switch (strategy) {
     case 'rank':
       ctes = `hits AS (${ranked('articles a', [account, anywhere])})`;
+      break;
+    case 'matches':
+      ctes = `hits AS (${ranked('articles a', [account, ...prefilter(ARTICLE_TEXT), anywhere])})`;
       break;
     case 'window':
       // Index order, then the titles of the window only.
@@ -249,7 +262,8 @@ async function tryStrategy(
   );
   // A window is exact when it holds the whole page plus the row telling has_more.
   if (strategy === 'window') return rows.length > PAGE_SIZE ? (rows as ArticleRow[]) : undefined;
-  if (strategy !== 'rank' && rows.some((r) => r.overflow)) return undefined;
+  if ((strategy === 'candidates' || strategy === 'tiers' || strategy === 'trigramTiers') && rows.some((r) => r.overflow))
+    return undefined;
   return rows as ArticleRow[];
 }
 
@@ -282,5 +296,5 @@ export async function searchArticles(
     const rows = await tryStrategy(ctx, params, words, strategy, limits);
     if (rows) return toPage(rows.map((row) => toArticleRecord(row, words)));
   }
-  throw new Error('the plain statement, last in every plan, always answers');
+  throw new Error('the last strategy of every plan always answers');
 }
