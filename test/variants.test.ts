@@ -349,6 +349,18 @@ describe('the Postgres message engine', () => {
       [data.large.accountId],
     );
     const words = [...new Set(rows.rows.flatMap((r) => r.content.split(/[^\p{L}\p{N}]+/u)).filter((w) => w.length > 0))];
+    // Senders and inboxes of recent messages: a few hold many of them, most a handful.
+    const recent = await t.admin.query<{ sender_type: string; sender_id: string; inbox_id: number }>(
+      `SELECT sender_type, sender_id, inbox_id FROM messages
+       WHERE account_id = $1 AND sender_type IN ('Contact', 'User') ORDER BY id DESC LIMIT 300`,
+      [data.large.accountId],
+    );
+    const senders = [...new Set(recent.rows.map((r) => `${r.sender_type === 'User' ? 'agent' : 'contact'}:${r.sender_id}`))];
+    const inboxes = [...new Set(recent.rows.map((r) => r.inbox_id))];
+    const filtersArb = fc.record(
+      { from: fc.constantFrom(...senders), inbox_id: fc.constantFrom(...inboxes) },
+      { requiredKeys: [] },
+    );
     const counts: Counts = {};
     const engine = createPostgresEngine(t.db);
     const ids = (query: NonNullable<ReturnType<typeof buildMessageQuery>>, strategy: MessageStrategy) =>
@@ -365,14 +377,18 @@ describe('the Postgres message engine', () => {
         ),
         fc.integer({ min: 1, max: 4 }),
         fc.constantFrom('admin' as const, 'agent' as const),
-        async (qWords, page, who) => {
-          const query = buildMessageQuery(access[who], { q: qWords.join(' '), page }, NOW.getTime());
+        fc.oneof(fc.constant({}), filtersArb),
+        boundsArb.filter((b) => !('since' in b) || b.since >= NOW.getTime() / 1000 - 90 * DAY),
+        async (qWords, page, who, filters, bounds) => {
+          const params = { q: qWords.join(' '), page, ...filters, ...bounds };
+          const query = buildMessageQuery(access[who], params, NOW.getTime());
           if (!query) return;
           const walk = await ids(query, 'walk');
           expect(await ids(query, 'trigram')).toEqual(walk);
           const window = await ids(query, 'window');
           if (window.length >= query.limit) {
             bump(counts, 'window answered');
+            for (const key of Object.keys(filters)) bump(counts, `window answered with ${key}`);
             expect(window).toEqual(walk);
           } else bump(counts, 'window gave way');
           bump(counts, messagePlan(query).join('>'));
@@ -381,7 +397,7 @@ describe('the Postgres message engine', () => {
       ),
       { seed: VARIANT_SEED, numRuns: VARIANT_RUNS },
     );
-    for (const key of ['window answered', 'window gave way', 'walk', 'window>trigram'])
+    for (const key of ['window answered', 'window gave way', 'window answered with inbox_id', 'walk', 'window>trigram'])
       expect(counts[key] ?? 0, key).toBeGreaterThan(0);
   });
 });

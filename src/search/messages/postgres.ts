@@ -6,18 +6,32 @@ import type { MessageEngine } from './engine.js';
 import type { MessageQuery } from './query.js';
 import { searchableTypeClause } from './records.js';
 
-/** Every filter of a MessageQuery except the words, over alias `m`. Shared with the record loader. */
-export function messageFilterClauses(query: Omit<MessageQuery, 'words' | 'offset' | 'limit'>, p: SqlParams): string[] {
-  const clauses = [
+type MessageFilters = Omit<MessageQuery, 'words' | 'text' | 'offset' | 'limit'>;
+
+/**
+ * The filters the index on (account_id, created_at, message_type) checks as it walks: the
+ * account, the searchable types and the time bounds, over alias `m`.
+ */
+function messageScopeClauses(query: MessageFilters, p: SqlParams): string[] {
+  return [
     `m.account_id = ${p.add(query.accountId)}::bigint`,
-    `m.inbox_id = ANY(${p.add(query.inboxIds)}::bigint[])`,
     searchableTypeClause(),
     ...timeBounds('m.created_at', query.since, query.until, p),
   ];
+}
+
+/** The filters that narrow the scope: the inboxes and the sender, over alias `m`. */
+function messageNarrowingClauses(query: MessageFilters, p: SqlParams): string[] {
+  const clauses = [`m.inbox_id = ANY(${p.add(query.inboxIds)}::bigint[])`];
   if (query.sender) {
     clauses.push(`m.sender_type = ${p.add(query.sender.type)}`, `m.sender_id = ${p.add(query.sender.id)}::bigint`);
   }
   return clauses;
+}
+
+/** Every filter of a MessageQuery except the words, over alias `m`. Shared with the record loader. */
+export function messageFilterClauses(query: MessageFilters, p: SqlParams): string[] {
+  return [...messageScopeClauses(query, p), ...messageNarrowingClauses(query, p)];
 }
 
 /**
@@ -33,7 +47,10 @@ export function messageWordClauses(words: string[], p: SqlParams): string[] {
 export type MessageStrategy =
   /** Walk the window's messages newest first with the words as a filter. */
   | 'walk'
-  /** Only the newest MESSAGE_WINDOW messages that pass the filters: exact when they hold the page. */
+  /**
+   * Only the newest MESSAGE_WINDOW messages of the account (types, time bounds), then the inboxes,
+   * the sender and the words: exact when they hold the page.
+   */
   | 'window'
   /** Every match through the trigram index on content, then order. */
   | 'trigram';
@@ -43,19 +60,24 @@ export const MESSAGE_WINDOW = 3_000;
 
 export function buildMessageIdsQuery(query: MessageQuery, strategy: MessageStrategy = 'walk') {
   const p = new SqlParams();
-  const filters = messageFilterClauses(query, p);
   const order = 'ORDER BY m.created_at DESC, m.id DESC';
   let text: string;
   if (strategy === 'window') {
-    // The inner ORDER BY … LIMIT walks (account_id, created_at, message_type) backwards and stops.
+    // The inner ORDER BY … LIMIT walks (account_id, created_at, message_type) backwards and stops
+    // after the window's rows, whatever the inboxes and the sender: a filter that keeps few of the
+    // account's messages (one inbox, one sender) would otherwise walk the whole 90 days.
+    const scope = messageScopeClauses(query, p);
+    const rest = [...messageNarrowingClauses(query, p), ...messageWordClauses(query.words, p)];
     text = `
     SELECT m.id FROM (
-      SELECT m.id, m.created_at, m.content FROM messages m WHERE ${filters.join(' AND ')} ${order} LIMIT ${p.add(MESSAGE_WINDOW)}
+      SELECT m.id, m.created_at, m.inbox_id, m.sender_type, m.sender_id, m.content
+      FROM messages m WHERE ${scope.join(' AND ')} ${order} LIMIT ${p.add(MESSAGE_WINDOW)}
     ) m
-    WHERE ${messageWordClauses(query.words, p).join(' AND ')}
+    WHERE ${rest.join(' AND ')}
     ${order}
     LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
   } else if (strategy === 'trigram') {
+    const filters = messageFilterClauses(query, p);
     // No ORDER BY inside the materialised CTE: no ordered walk can be chosen there, so the
     // trigram index finds the matches (a bitmap) and only they are sorted.
     text = `
@@ -67,6 +89,7 @@ export function buildMessageIdsQuery(query: MessageQuery, strategy: MessageStrat
     ${order}
     LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
   } else {
+    const filters = messageFilterClauses(query, p);
     text = `
     SELECT m.id FROM messages m
     WHERE ${[...filters, ...messageWordClauses(query.words, p)].join('\n      AND ')}
