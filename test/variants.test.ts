@@ -40,7 +40,7 @@ import { buildMessageQuery } from '../src/search/messages/query.js';
 import {
   buildMessageIdsQuery,
   createPostgresEngine,
-  messagePlan,
+  MESSAGE_LIMITS,
   type MessageStrategy,
 } from '../src/search/messages/postgres.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
@@ -342,29 +342,63 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
   }, 180_000);
 });
 
+/**
+ * Lowered message windows (the large account has a few thousand messages): a common word fills
+ * the page from the first, a rarer one from a longer window, a rare one goes to the trigram
+ * index; the second set's longer windows are too short (room 0.6) so that they often give way.
+ */
+const MESSAGE_TEST_LIMITS: WindowLimits[] = [
+  { window: 60, walkCap: 2_000, room: 1.5 },
+  { window: 30, walkCap: 2_000, room: 0.6 },
+];
+
 describe('the Postgres message engine', () => {
   it(`returns exactly the plain walk's ids from each of its strategies (${VARIANT_RUNS} runs, seed ${VARIANT_SEED})`, async () => {
     const rows = await t.admin.query<{ content: string }>(
       'SELECT content FROM messages WHERE account_id = $1 AND content IS NOT NULL ORDER BY id DESC LIMIT 300',
       [data.large.accountId],
     );
-    const words = [...new Set(rows.rows.flatMap((r) => r.content.split(/[^\p{L}\p{N}]+/u)).filter((w) => w.length > 0))];
-    // Senders and inboxes of recent messages: a few hold many of them, most a handful.
+    // Every occurrence: a word is drawn as often as it occurs, so common words fill windows.
+    const words = rows.rows.flatMap((r) => r.content.split(/[^\p{L}\p{N}]+/u)).filter((w) => w.length > 0);
+    // Senders and inboxes of recent messages, as often as they occur; the busiest senders (agents
+    // with many of them, so that a window can answer) as often again.
     const recent = await t.admin.query<{ sender_type: string; sender_id: string; inbox_id: number }>(
       `SELECT sender_type, sender_id, inbox_id FROM messages
        WHERE account_id = $1 AND sender_type IN ('Contact', 'User') ORDER BY id DESC LIMIT 300`,
       [data.large.accountId],
     );
-    const senders = [...new Set(recent.rows.map((r) => `${r.sender_type === 'User' ? 'agent' : 'contact'}:${r.sender_id}`))];
-    const inboxes = [...new Set(recent.rows.map((r) => r.inbox_id))];
+    const senders = recent.rows.map((r) => `${r.sender_type === 'User' ? 'agent' : 'contact'}:${r.sender_id}`);
+    const sent = new Map<string, number>();
+    for (const s of senders) sent.set(s, (sent.get(s) ?? 0) + 1);
+    const busiest = [...sent].sort((a, b) => b[1] - a[1]).slice(0, 3);
+    const inboxes = recent.rows.map((r) => r.inbox_id);
     const filtersArb = fc.record(
-      { from: fc.constantFrom(...senders), inbox_id: fc.constantFrom(...inboxes) },
+      {
+        from: fc.oneof(fc.constantFrom(...senders), fc.constantFrom(...busiest.map(([s]) => s))),
+        inbox_id: fc.constantFrom(...inboxes),
+      },
       { requiredKeys: [] },
     );
+    // The busiest sender's commonest word: a window answers it with the sender as a filter.
+    const [busy] = busiest[0] as [string, number];
+    const said = await t.admin.query<{ content: string }>(
+      `SELECT content FROM messages WHERE account_id = $1 AND sender_type = $2 AND sender_id = $3 AND content IS NOT NULL`,
+      [data.large.accountId, busy.startsWith('agent:') ? 'User' : 'Contact', busy.split(':')[1]],
+    );
+    const often = new Map<string, number>();
+    for (const w of said.rows.flatMap((r) => splitWords(r.content))) if (w.length > 3) often.set(w, (often.get(w) ?? 0) + 1);
+    const commonest = [...often].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'order';
     const counts: Counts = {};
-    const engine = createPostgresEngine(t.db);
-    const ids = (query: NonNullable<ReturnType<typeof buildMessageQuery>>, strategy: MessageStrategy) =>
-      t.db.query<{ id: number }>(buildMessageIdsQuery(query, strategy)).then((r) => r.map((x) => Number(x.id)));
+    // The statements the engine ran, by label, for the coverage counts.
+    const ran: string[] = [];
+    const spied: Db = {
+      kind: t.db.kind,
+      ping: () => t.db.ping(),
+      close: () => t.db.close(),
+      query: (q, label) => (ran.push((label ?? '').replace('search_messages_pg_', '')), t.db.query(q, label)),
+    };
+    const ids = (query: NonNullable<ReturnType<typeof buildMessageQuery>>, strategy: MessageStrategy, window?: number) =>
+      t.db.query<{ id: number }>(buildMessageIdsQuery(query, strategy, window)).then((r) => r.map((x) => Number(x.id)));
     await fc.assert(
       fc.asyncProperty(
         fc.array(
@@ -385,19 +419,40 @@ describe('the Postgres message engine', () => {
           if (!query) return;
           const walk = await ids(query, 'walk');
           expect(await ids(query, 'trigram')).toEqual(walk);
-          const window = await ids(query, 'window');
-          if (window.length >= query.limit) {
-            bump(counts, 'window answered');
-            for (const key of Object.keys(filters)) bump(counts, `window answered with ${key}`);
-            expect(window).toEqual(walk);
-          } else bump(counts, 'window gave way');
-          bump(counts, messagePlan(query).join('>'));
-          expect(await engine.findIds(query)).toEqual(walk);
+          for (const size of [undefined, ...MESSAGE_TEST_LIMITS.map((l) => l.window)]) {
+            const window = await ids(query, 'window', size);
+            if (window.length >= query.limit) {
+              bump(counts, 'window answered');
+              for (const key of Object.keys(filters)) bump(counts, `window answered with ${key}`);
+              expect(window).toEqual(walk);
+            } else bump(counts, 'window gave way');
+          }
+          for (const limits of [MESSAGE_LIMITS, ...MESSAGE_TEST_LIMITS]) {
+            ran.length = 0;
+            expect(await createPostgresEngine(spied, limits).findIds(query)).toEqual(walk);
+            bump(counts, ran.join(' > '));
+          }
         },
       ),
-      { seed: VARIANT_SEED, numRuns: VARIANT_RUNS },
+      {
+        seed: VARIANT_SEED,
+        numRuns: VARIANT_RUNS,
+        examples: [[[commonest], 1, 'admin', { from: busy }, {}]],
+      },
     );
-    for (const key of ['window answered', 'window gave way', 'window answered with inbox_id', 'walk', 'window>trigram'])
+    for (const key of [
+      'window answered',
+      'window gave way',
+      'window answered with inbox_id',
+      'window answered with from',
+      'walk',
+      'window',
+      'window > trigram',
+      'window > window_sample > trigram',
+      'window > window_sample > window',
+      'window > window_sample > window > trigram',
+      'trigram',
+    ])
       expect(counts[key] ?? 0, key).toBeGreaterThan(0);
-  });
+  }, 180_000);
 });

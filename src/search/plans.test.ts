@@ -69,6 +69,13 @@ describe('longerWindow', () => {
     expect(longerWindow(2, 5, 1_000_000, CONTACT_LIMITS)).toBe(walk);
   });
 
+  it('weighs the index by the rows it fetches when more than the matches', () => {
+    // 10 matches but 40 rows holding the word's trigrams: the index fetches 4% of the table.
+    const walk = Math.ceil(((16 * window) / 10) * 1.5);
+    expect(longerWindow(1, 10, (walk * window) / 10 - 1, CONTACT_LIMITS, 40)).toBe(walk);
+    expect(longerWindow(1, 10, 1_000_000, CONTACT_LIMITS, 5)).toBe(walk);
+  });
+
   it('never walks past the cap', () => {
     // One match in the window: the walk reads 16 × 1.5 = 24 windows.
     expect(longerWindow(1, 1, 1e9, { window: 1_000, walkCap: 20_000, room: 1.5 })).toBeUndefined();

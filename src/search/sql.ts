@@ -46,7 +46,7 @@ export interface WindowLimits {
  * SQL for the planner's estimate of a table's rows (pg_class.reltuples: -1 before the first
  * ANALYZE), read by a window statement so that choosing the next strategy costs no round trip.
  */
-export function tableRows(table: 'contacts' | 'conversations'): string {
+export function tableRows(table: 'contacts' | 'conversations' | 'messages'): string {
   return `(SELECT reltuples::float8 FROM pg_class WHERE oid = '${table}'::regclass)`;
 }
 
@@ -54,20 +54,23 @@ export function tableRows(table: 'contacts' | 'conversations'): string {
  * The size of a second, longer window after the first one (`limits.window` rows) gave way
  * holding `returned` rows of page `page`, or undefined to go to the index instead. The first
  * window is a sample of the newest rows: with m matches in it, walking on reads about
- * need × window / m rows to fill the page, the index fetches about tableRows × m / window rows.
- * The walk is taken (with `limits.room`) when it reads fewer, up to `limits.walkCap` rows. With no
- * match in the sample, or no estimate, the index answers.
+ * need × window / m rows to fill the page, the index fetches about tableRows × c / window rows,
+ * c being the sample's rows the index would fetch too (`candidates`: the matches, unless the
+ * index only checks a looser prefilter). The walk is taken (with `limits.room`) when it reads
+ * fewer, up to `limits.walkCap` rows. With no match in the sample, or no estimate, the index
+ * answers.
  */
 export function longerWindow(
   page: number,
   returned: number,
   tableRowCount: number | null | undefined,
   limits: WindowLimits,
+  candidates = 0,
 ): number | undefined {
   if (returned === 0 || !(tableRowCount && tableRowCount > 0)) return undefined;
   const matched = (page - 1) * PAGE_SIZE + returned;
   const need = page * PAGE_SIZE + 1;
   const walk = Math.ceil(((need * limits.window) / matched) * limits.room);
-  const fetched = (tableRowCount * matched) / limits.window;
+  const fetched = (tableRowCount * Math.max(matched, candidates)) / limits.window;
   return walk <= fetched && walk <= limits.walkCap && walk > limits.window ? walk : undefined;
 }

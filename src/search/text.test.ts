@@ -7,6 +7,7 @@ import {
   foldedRegex,
   hasTrigram,
   likePrefilter,
+  prefilterTrigrams,
   splitWords,
   substringMatch,
   wordStartRegex,
@@ -47,6 +48,11 @@ describe('foldedRegex and likePrefilter', () => {
   it('put _ in the ILIKE prefilter where the database folds otherwise, and escape wildcards', () => {
     expect(likePrefilter('κωδικοσ')).toBe('%κωδικο_%');
     expect(likePrefilter('50%_a')).toBe('%50\\%\\_a%');
+  });
+  it('list the trigrams the index looks up for the prefilter, none across a wildcard', () => {
+    expect(prefilterTrigrams('rent')).toEqual(['%ren%', '%ent%']);
+    expect(prefilterTrigrams('κωδικοσ')).toEqual(['%κωδ%', '%ωδι%', '%δικ%', '%ικο%']);
+    expect(prefilterTrigrams('ab%cd')).toEqual([]);
   });
   it('match contacts with ILIKE for ASCII and with the folded expression otherwise', () => {
     const p = new SqlParams();

@@ -107,6 +107,21 @@ export function likePrefilter(folded: string): string {
 }
 
 /**
+ * The trigrams a trigram index looks up for likePrefilter(folded), each as an ILIKE pattern
+ * `%abc%`: three letters or digits in a row that the database folds as foldCase does. A row
+ * holding all of them is what the index hands over to be checked (and fetched) — many more
+ * rows than match when the word is short. Only an estimate of that count uses them.
+ */
+export function prefilterTrigrams(folded: string): string[] {
+  const trigrams = new Set<string>();
+  for (const run of likePrefilter(folded).match(/[\p{L}\p{N}]{3,}/gu) ?? []) {
+    const chars = [...run];
+    for (let i = 0; i + 3 <= chars.length; i++) trigrams.add(`%${chars.slice(i, i + 3).join('')}%`);
+  }
+  return [...trigrams];
+}
+
+/**
  * A Postgres regular expression (for the case-sensitive `~`) that matches exactly the texts
  * holding a substring whose fold is `folded`: each character becomes the class of the code points
  * that fold to it (`σ` → `[σΣς]`), so neither the database's locale nor its Unicode tables matter.

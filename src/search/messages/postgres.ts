@@ -1,7 +1,8 @@
 /** The Postgres message engine: trigram-assisted word-prefix matching on `messages.content`. */
-import { SqlParams, type Db } from '../../db/db.js';
-import { timeBounds } from '../sql.js';
-import { hasTrigram, likePrefilter, wordStartRegex } from '../text.js';
+import { SqlParams, type Db, type SqlQuery } from '../../db/db.js';
+import { PAGE_SIZE } from '../params.js';
+import { longerWindow, tableRows, timeBounds, windowCanHold, type WindowLimits } from '../sql.js';
+import { hasTrigram, likePrefilter, prefilterTrigrams, wordStartRegex } from '../text.js';
 import type { MessageEngine } from './engine.js';
 import type { MessageQuery } from './query.js';
 import { searchableTypeClause } from './records.js';
@@ -48,31 +49,44 @@ export type MessageStrategy =
   /** Walk the window's messages newest first with the words as a filter. */
   | 'walk'
   /**
-   * Only the newest MESSAGE_WINDOW messages of the account (types, time bounds), then the inboxes,
+   * Only the newest N messages of the account (types, time bounds), then the inboxes,
    * the sender and the words: exact when they hold the page.
    */
   | 'window'
   /** Every match through the trigram index on content, then order. */
   | 'trigram';
 
-/** Rows of the newest-first window tried before the trigram index. */
+/** Rows of the newest-first window tried before the trigram index: its matches tell how common the words are. */
 export const MESSAGE_WINDOW = 3_000;
 
-export function buildMessageIdsQuery(query: MessageQuery, strategy: MessageStrategy = 'walk') {
+/**
+ * The longest second window: about 100 ms of walking at scale L, past which the trigram index is
+ * the bounded choice whatever the estimate.
+ */
+export const MESSAGE_WALK_CAP = 40_000;
+
+/** The sizes the Postgres engine works with (tests lower them to reach every path on small data). */
+export const MESSAGE_LIMITS: WindowLimits = { window: MESSAGE_WINDOW, walkCap: MESSAGE_WALK_CAP, room: 1.5 };
+
+/** The account's newest `window` messages (types, time bounds), in result order, for a window. */
+function newestMessages(query: MessageQuery, window: number, p: SqlParams): string {
+  // ORDER BY … LIMIT walks (account_id, created_at, message_type) backwards and stops after the
+  // window's rows, whatever the inboxes and the sender: a filter that keeps few of the account's
+  // messages (one inbox, one sender) would otherwise walk the whole 90 days.
+  return `SELECT m.id, m.created_at, m.inbox_id, m.sender_type, m.sender_id, m.content
+      FROM messages m WHERE ${messageScopeClauses(query, p).join(' AND ')}
+      ORDER BY m.created_at DESC, m.id DESC LIMIT ${p.add(window)}`;
+}
+
+export function buildMessageIdsQuery(query: MessageQuery, strategy: MessageStrategy = 'walk', window = MESSAGE_WINDOW): SqlQuery {
   const p = new SqlParams();
   const order = 'ORDER BY m.created_at DESC, m.id DESC';
   let text: string;
   if (strategy === 'window') {
-    // The inner ORDER BY … LIMIT walks (account_id, created_at, message_type) backwards and stops
-    // after the window's rows, whatever the inboxes and the sender: a filter that keeps few of the
-    // account's messages (one inbox, one sender) would otherwise walk the whole 90 days.
-    const scope = messageScopeClauses(query, p);
+    const newest = newestMessages(query, window, p);
     const rest = [...messageNarrowingClauses(query, p), ...messageWordClauses(query.words, p)];
     text = `
-    SELECT m.id FROM (
-      SELECT m.id, m.created_at, m.inbox_id, m.sender_type, m.sender_id, m.content
-      FROM messages m WHERE ${scope.join(' AND ')} ${order} LIMIT ${p.add(MESSAGE_WINDOW)}
-    ) m
+    SELECT m.id FROM (${newest}) m
     WHERE ${rest.join(' AND ')}
     ${order}
     LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
@@ -100,26 +114,59 @@ export function buildMessageIdsQuery(query: MessageQuery, strategy: MessageStrat
 }
 
 /**
- * The strategies a search tries, in order: the newest messages first (cheap, and exact for
- * common words), then the trigram index when some word has a trigram; else a walk in order.
+ * What a window that gave way saw, for the choice of the next strategy: how many of its rows the
+ * trigram index would fetch (rows holding every trigram of every word: across inboxes and
+ * senders, and for a short word many times the matches) and the planner's estimate of the
+ * table's rows. Read only when the window gave way: its rows are then in the buffer cache.
  */
-export function messagePlan(query: MessageQuery): MessageStrategy[] {
-  if (!query.words.some(hasTrigram)) return ['walk'];
-  return query.offset + query.limit <= MESSAGE_WINDOW ? ['window', 'trigram'] : ['trigram'];
+export function buildWindowSampleQuery(query: MessageQuery, window: number): SqlQuery {
+  const p = new SqlParams();
+  const newest = newestMessages(query, window, p);
+  const trigrams = query.words.flatMap(prefilterTrigrams).map((t) => `m.content ILIKE ${p.add(t)}`);
+  const fetched = trigrams.length > 0 ? `count(*) FILTER (WHERE ${trigrams.join(' AND ')})` : 'count(*)';
+  return {
+    text: `SELECT ${fetched}::float8 AS candidates, ${tableRows('messages')} AS table_rows FROM (${newest}) m`,
+    values: p.values,
+  };
 }
 
-export function createPostgresEngine(db: Db): MessageEngine {
+/**
+ * Words without a trigram walk in order: the trigram index cannot narrow them. Otherwise the
+ * newest messages first (a window: cheap, and exact when it holds the page plus one row); when
+ * that gives way, what it saw decides between a longer window and the trigram index
+ * (longerWindow: the walk it would take against the rows the index would fetch), and the
+ * trigram index answers whatever is left.
+ */
+export function createPostgresEngine(db: Db, limits: WindowLimits = MESSAGE_LIMITS): MessageEngine {
+  const run = async (query: MessageQuery, strategy: MessageStrategy, window?: number) => {
+    const rows = await db.query<{ id: number }>(buildMessageIdsQuery(query, strategy, window), `search_messages_pg_${strategy}`);
+    return rows.map((r) => Number(r.id));
+  };
+  const nextWindow = async (query: MessageQuery, returned: number) => {
+    if (returned === 0) return undefined;
+    const [sample] = await db.query<{ candidates: number; table_rows: number | null }>(
+      buildWindowSampleQuery(query, limits.window),
+      'search_messages_pg_window_sample',
+    );
+    const page = query.offset / PAGE_SIZE + 1;
+    return longerWindow(page, returned, sample?.table_rows, limits, sample?.candidates);
+  };
   return {
     name: 'postgres',
     label: 'postgres',
     async findIds(query) {
-      let rows: Array<{ id: number }> = [];
-      for (const strategy of messagePlan(query)) {
-        rows = await db.query<{ id: number }>(buildMessageIdsQuery(query, strategy), `search_messages_pg_${strategy}`);
-        // A window is exact when it holds every row the page asks for (limit includes has_more's).
-        if (strategy !== 'window' || rows.length >= query.limit) break;
+      if (!query.words.some(hasTrigram)) return run(query, 'walk');
+      // A window is exact when it holds every row the page asks for (limit includes has_more's).
+      if (windowCanHold(query.offset / PAGE_SIZE + 1, limits.window)) {
+        const first = await run(query, 'window', limits.window);
+        if (first.length >= query.limit) return first;
+        const longer = await nextWindow(query, first.length);
+        if (longer !== undefined) {
+          const second = await run(query, 'window', longer);
+          if (second.length >= query.limit) return second;
+        }
       }
-      return rows.map((r) => Number(r.id));
+      return run(query, 'trigram');
     },
     check: () => db.ping(),
     async close() {},
