@@ -15,7 +15,7 @@ import type { SearchContext } from '../../src/search/context.js';
 import { createLogger } from '../../src/logger.js';
 import { buildConversationsQuery, searchConversations, type ConversationStrategy } from '../../src/search/conversations.js';
 import { createElasticsearchClient } from '../../src/search/messages/elasticsearch.js';
-import { buildMessageIdsQuery, messageFilterClauses } from '../../src/search/messages/postgres.js';
+import { buildMessageIdsQuery, createPostgresEngine, messageFilterClauses } from '../../src/search/messages/postgres.js';
 import { createOpenSearchClient } from '../../src/search/messages/opensearch.js';
 import { buildSearchdeskQuery } from '../../src/search/messages/searchdesk.js';
 import { createSearchkickEngine } from '../../src/search/messages/searchkick.js';
@@ -186,15 +186,17 @@ export class Direct {
   }
 }
 
+/** The Postgres engine's own plan (window, longer window, trigram index) on `pool`, as the server runs it. */
 export function postgresEngine(pool: pg.Pool): DirectEngine {
-  return {
-    kind: 'postgres',
-    async findIds(query) {
-      const { text, values } = buildMessageIdsQuery(query);
-      return (await pool.query<{ id: string }>(text, values)).rows.map((r) => Number(r.id));
+  const engine = createPostgresEngine({
+    kind: 'pg',
+    query: async <R extends object>(q: SqlQuery) => (await pool.query(q.text, q.values)).rows as R[],
+    ping: async () => {
+      await pool.query('SELECT 1');
     },
     close: async () => {},
-  };
+  });
+  return { kind: 'postgres', findIds: (query) => engine.findIds(query), close: async () => {} };
 }
 
 export function elasticsearchEngine(url: string, index: string): DirectEngine {
