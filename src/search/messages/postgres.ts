@@ -38,10 +38,14 @@ export function messageFilterClauses(query: MessageFilters, p: SqlParams): strin
 /**
  * Each (folded) word must start a word of the content. `ILIKE '%word%'` (likePrefilter) is implied
  * by that and lets the trigram index on messages.content narrow the rows; the folded regular
- * expression then decides, the same way for every database locale.
+ * expression then decides, the same way for every database locale. It is written on
+ * `content || ''` (the same text, NULL for NULL) so that it stays out of the index condition:
+ * pg_trgm cannot use its word-start class, so there it narrows nothing and doubles the index
+ * scan (viomoux at L: 281 rows either way, 11-14 ms against 6.8 ms), and its row estimate of 1
+ * would mislead the planner.
  */
 export function messageWordClauses(words: string[], p: SqlParams): string[] {
-  return words.flatMap((w) => [`m.content ILIKE ${p.add(likePrefilter(w))}`, `m.content ~ ${p.add(wordStartRegex(w))}`]);
+  return words.flatMap((w) => [`m.content ILIKE ${p.add(likePrefilter(w))}`, `(m.content || '') ~ ${p.add(wordStartRegex(w))}`]);
 }
 
 /** How the matching messages are found; every strategy returns the same ids in the same order. */
