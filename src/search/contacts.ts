@@ -5,7 +5,7 @@ import { toPage, type Page, type SearchContext } from './context.js';
 import { PAGE_SIZE, type ContactsParams } from './params.js';
 import type { ContactRecord } from './records.js';
 import { epoch, longerWindow, pageClause, tableRows, timeBounds, windowCanHold, type WindowLimits } from './sql.js';
-import { hasTrigram, looksSpecific, substringMatch } from './text.js';
+import { hasTrigram, looksSpecific, rowMatch, substringMatch } from './text.js';
 
 export interface ContactRow {
   id: number;
@@ -21,6 +21,7 @@ export interface ContactRow {
 }
 
 export const CONTACT_COLUMNS = ['name', 'email', 'phone_number', 'identifier'] as const;
+const COLUMN_REFS = CONTACT_COLUMNS.map((col) => `c.${col}`);
 
 /** How the matching contacts are found; every strategy returns the same rows in the same order. */
 export type ContactStrategy =
@@ -47,35 +48,34 @@ const ORDER = 'ORDER BY c.last_activity_at DESC NULLS LAST, c.id DESC';
 const RAW_COLUMNS =
   'c.id, c.name, c.email, c.phone_number, c.identifier, c.additional_attributes, c.created_at, c.last_activity_at';
 
+/**
+ * The rows after a window that gave way: the next `rows` contacts in result order after the first
+ * `skip`, of which the page still needs `PAGE_SIZE + 1 - found` matches (`found`: the first
+ * window's rows, all of the page's that it held). The earlier window's rows are skipped, not
+ * tested again.
+ */
+export interface ContactWindowRest {
+  skip: number;
+  rows: number;
+  found: number;
+}
+
 export function buildContactsQuery(
   access: Pick<AccessContext, 'accountId'>,
   params: ContactsParams,
   strategy: ContactStrategy = 'walk',
-  window = CONTACT_WINDOW,
+  window: number | ContactWindowRest = CONTACT_WINDOW,
 ): SqlQuery {
   const p = new SqlParams();
   const scope = [
     `c.account_id = ${p.add(access.accountId)}::bigint`,
     ...timeBounds('c.last_activity_at', params.since, params.until, p),
   ];
-  const match = substringMatch(
-    CONTACT_COLUMNS.map((col) => `c.${col}`),
-    params.q,
-    p,
-  );
+  if (strategy === 'window') return { text: windowStatement(params, scope, window, p), values: p.values };
+  const match = substringMatch(COLUMN_REFS, params.q, p);
   const page = pageClause(params.page ?? 1, PAGE_SIZE, p);
   let text: string;
-  if (strategy === 'window') {
-    // The inner ORDER BY … LIMIT walks (account_id, last_activity_at) and stops after the window;
-    // the outer LIMIT stops it sooner once the page is full. The table's row estimate (a catalog
-    // read) rides along for the choice of the next strategy when the window gives way.
-    text = `
-    SELECT ${COLUMNS}, ${tableRows('contacts')} AS table_rows
-    FROM (SELECT ${RAW_COLUMNS} FROM contacts c WHERE ${scope.join(' AND ')} ${ORDER} LIMIT ${p.add(window)}) c
-    WHERE ${match}
-    ${ORDER}
-    ${page}`;
-  } else if (strategy === 'trigram') {
+  if (strategy === 'trigram') {
     // No ORDER BY inside the materialised CTE: an ordered walk cannot be chosen there, so the
     // trigram index finds the matches (a bitmap). Only their ids and sort key are kept; the
     // page's rows are read again by primary key.
@@ -96,6 +96,26 @@ export function buildContactsQuery(
     ${page}`;
   }
   return { text, values: p.values };
+}
+
+/**
+ * The window strategy: the inner ORDER BY … LIMIT walks (account_id, last_activity_at) and stops
+ * after the window (or its rest); the outer LIMIT stops it sooner once the page is full. The match
+ * is one test of the row's columns joined (rowMatch): a walk spends most of its time there. The
+ * table's row estimate (a catalog read) rides along for the choice of the next strategy when the
+ * window gives way.
+ */
+function windowStatement(params: ContactsParams, scope: string[], window: number | ContactWindowRest, p: SqlParams) {
+  const rest = typeof window === 'number' ? undefined : window;
+  const rows = rest ? `LIMIT ${p.add(rest.rows)} OFFSET ${p.add(rest.skip)}` : `LIMIT ${p.add(window)}`;
+  const match = rowMatch(COLUMN_REFS, params.q, p);
+  const page = rest ? `LIMIT ${p.add(PAGE_SIZE + 1 - rest.found)}` : pageClause(params.page ?? 1, PAGE_SIZE, p);
+  return `
+    SELECT ${COLUMNS}, ${tableRows('contacts')} AS table_rows
+    FROM (SELECT ${RAW_COLUMNS} FROM contacts c WHERE ${scope.join(' AND ')} ${ORDER} ${rows}) c
+    WHERE ${match}
+    ${ORDER}
+    ${page}`;
 }
 
 /** A JSON object, or `{}` for null, arrays and scalars. */
@@ -128,7 +148,7 @@ export async function searchContacts(
   params: ContactsParams,
   limits: WindowLimits = CONTACT_LIMITS,
 ): Promise<Page<ContactRecord>> {
-  const run = (strategy: ContactStrategy, window = limits.window) =>
+  const run = (strategy: ContactStrategy, window: number | ContactWindowRest = limits.window) =>
     ctx.db.query<ContactRow>(buildContactsQuery(ctx.access, params, strategy, window), `search_contacts_${strategy}`);
   const done = (rows: ContactRow[]) => toPage(rows.map(toContactRecord));
   if (!hasTrigram(params.q)) return done(await run('walk'));
@@ -136,9 +156,12 @@ export async function searchContacts(
   if (!looksSpecific(params.q) && windowCanHold(page, limits.window)) {
     const first = await run('window');
     if (first.length > PAGE_SIZE) return done(first);
+    // longerWindow asks for more only after a window that held some of the page's rows: all of
+    // them, so the rest of the longer window adds its matches to those.
     const longer = longerWindow(page, first.length, first[0]?.table_rows, limits);
     if (longer !== undefined) {
-      const second = await run('window', longer);
+      const rest = { skip: limits.window, rows: longer - limits.window, found: first.length };
+      const second = [...first, ...(await run('window', rest))];
       if (second.length > PAGE_SIZE) return done(second);
     }
   }

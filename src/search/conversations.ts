@@ -10,7 +10,7 @@ import { MESSAGE_JOINS, MESSAGE_JSON, searchableTypeClause, toMessageRecord, typ
 import { PAGE_SIZE, type ConversationsParams } from './params.js';
 import type { ConversationRecord } from './records.js';
 import { epoch, longerWindow, pageClause, tableRows, timeBounds, windowCanHold, type WindowLimits } from './sql.js';
-import { hasTrigram, looksSpecific, substringMatch } from './text.js';
+import { hasTrigram, looksSpecific, rowMatch, substringMatch } from './text.js';
 
 export interface ConversationRow {
   id: number;
@@ -102,7 +102,8 @@ export function buildConversationsQuery(
   ].join(' AND ');
   const contactColumns = CONTACT_FIELDS.map((c) => `ct.${c}`);
   // Built where used: a placeholder that no statement mentions has no type Postgres can infer.
-  const match = () => substringMatch(['cv.display_id::text', ...contactColumns], params.q, p);
+  const searched = ['cv.display_id::text', ...contactColumns];
+  const match = () => substringMatch(searched, params.q, p);
   const order = 'ORDER BY cv.created_at DESC, cv.id DESC';
   const page = pageClause(params.page ?? 1, PAGE_SIZE, p);
   const joinContact = 'LEFT JOIN contacts ct ON ct.id = cv.contact_id AND ct.account_id = cv.account_id';
@@ -112,7 +113,8 @@ export function buildConversationsQuery(
   if (strategy === 'window') {
     // Not materialised: the outer LIMIT stops the walk as soon as the page is full. Each row's
     // contact is read by primary key (the LIMIT 1 keeps the lateral subquery from being flattened
-    // into a join, which the planner may answer by hashing every contact of the table).
+    // into a join, which the planner may answer by hashing every contact of the table). The
+    // match is one test of the row's texts joined (rowMatch), the walk's main cost.
     ctes = `
       hits AS (
         SELECT cv.id, cv.created_at
@@ -122,7 +124,7 @@ export function buildConversationsQuery(
           SELECT ${contactColumns.join(', ')} FROM contacts ct
           WHERE ct.id = cv.contact_id AND ct.account_id = cv.account_id LIMIT 1
         ) ct ON true
-        WHERE ${match()} ${order} ${page}
+        WHERE ${rowMatch(searched, params.q, p)} ${order} ${page}
       )`;
   } else if (strategy === 'candidates') {
     // The matching contacts first (a trigram bitmap where q has a trigram), then their

@@ -8,6 +8,7 @@ import {
   hasTrigram,
   likePrefilter,
   prefilterTrigrams,
+  rowMatch,
   splitWords,
   substringMatch,
   wordStartRegex,
@@ -59,6 +60,13 @@ describe('foldedRegex and likePrefilter', () => {
     expect(substringMatch(['c.name', 'c.email'], 'ABC', p)).toBe('(c.name ILIKE $1 OR c.email ILIKE $1)');
     expect(substringMatch(['c.name'], 'Σ', p)).toBe('(c.name ~ $2)');
     expect(p.values).toEqual(['%abc%', '[σΣς]']);
+  });
+  it('match a walked row with one test of its columns joined, unless the term holds the separator', () => {
+    const p = new SqlParams();
+    expect(rowMatch(['c.name', 'c.email'], 'ABC', p)).toBe('concat_ws(chr(1), c.name, c.email) ILIKE $1');
+    expect(rowMatch(['c.name'], 'Σ', p)).toBe('concat_ws(chr(1), c.name) ~ $2');
+    expect(rowMatch(['c.name', 'c.email'], 'a\u0001b', p)).toBe('(c.name ILIKE $3 OR c.email ILIKE $3)');
+    expect(p.values).toEqual(['%abc%', '[σΣς]', '%a\u0001b%']);
   });
 });
 

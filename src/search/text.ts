@@ -147,9 +147,30 @@ export function foldedRegex(folded: string): string {
  * and conversations uses this.
  */
 export function substringMatch(columns: readonly string[], q: string, p: SqlParams): string {
-  const folded = foldCase(q);
-  const test = ASCII.test(folded) ? `ILIKE ${p.add(containsPattern(folded))}` : `~ ${p.add(foldedRegex(folded))}`;
+  const test = matchTest(q, p);
   return `(${columns.map((col) => `${col} ${test}`).join(' OR ')})`;
+}
+
+/** The one test substringMatch applies to each column: `ILIKE $n` or `~ $n`. */
+function matchTest(q: string, p: SqlParams): string {
+  const folded = foldCase(q);
+  return ASCII.test(folded) ? `ILIKE ${p.add(containsPattern(folded))}` : `~ ${p.add(foldedRegex(folded))}`;
+}
+
+/** Joins the columns of rowMatch: no caller's term holds it, so no match can span two columns. */
+const COLUMN_SEPARATOR = '\u0001';
+
+/**
+ * The same rows as substringMatch, for a filter on rows already read (a walk in result order):
+ * one test on the columns joined by a separator that `q` does not contain, so a match cannot
+ * span two of them (NULLs are skipped). The database folds and scans one text per row instead
+ * of one per column: a walk filters its rows several times faster. No trigram index serves it,
+ * so a statement using it walks whatever index gives its order. A `q` holding the separator
+ * gets substringMatch.
+ */
+export function rowMatch(columns: readonly string[], q: string, p: SqlParams): string {
+  if (q.includes(COLUMN_SEPARATOR)) return substringMatch(columns, q, p);
+  return `concat_ws(chr(1), ${columns.join(', ')}) ${matchTest(q, p)}`;
 }
 
 /**
