@@ -37,12 +37,37 @@ describe('articlePlan', () => {
 
 describe('looksSpecific', () => {
   it('takes phone numbers, ids and full names for rare terms', () => {
-    for (const q of ['8800164', 'crm-0042580', 'bold-lake-6678', '+44 7911', 'Mia Carter', 'Ана Петрова'])
+    for (const q of [
+      '8800164',
+      'crm-0042580',
+      'bold-lake-6678',
+      '+44 7911',
+      'Mia Carter',
+      'Ана Петрова',
+      'cus_917aea579e9405',
+      'a1b2c3d4',
+      'mateo_john',
+    ])
       expect(looksSpecific(q), q).toBe(true);
   });
 
   it('takes single words, short numbers and fragments for possibly common ones', () => {
-    for (const q of ['example', 'gmail', 'Wright', 'j.kowal', '2024', '123', 'Ben ', 'Al Smith', 'example.com'])
+    for (const q of [
+      'example',
+      'gmail',
+      'Wright',
+      'j.kowal',
+      '2024',
+      '123',
+      'Ben ',
+      'Al Smith',
+      'example.com',
+      'victor.cost',
+      'zara_sm',
+      'mp3s',
+      'ab12cd3',
+      'cus_a1b2c3d',
+    ])
       expect(looksSpecific(q), q).toBe(q === '2024');
   });
 });

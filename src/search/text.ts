@@ -189,13 +189,22 @@ export function wordStartRegex(word: string): string {
 }
 
 /**
- * Terms shaped like a phone number, an order or visitor id (four digits in a row) or a full name
- * (two words of three letters or more): few contacts (and their conversations) hold them, so
+ * Terms shaped like a phone number, an order or visitor id (four digits in a row, or a long word
+ * mixing letters and digits) or a full name (two words of three letters or more, apart or joined
+ * by `_` as in an address: `mateo_john`; not by `.`, which a common domain such as example.com has): few contacts (and their conversations) hold them, so
  * contacts and conversations go to the trigram index first and skip the newest-first window,
  * which would only read its rows to find nothing.
  */
 export function looksSpecific(q: string): boolean {
-  return /\p{N}{4}/u.test(q) || /\p{L}{3,}\s+\p{L}{3,}/u.test(q);
+  return /\p{N}{4}/u.test(q) || /\p{L}{3,}(\s+|_)\p{L}{3,}/u.test(q) || looksLikeToken(q);
+}
+
+/**
+ * A word of eight letters and digits or more that mixes both, as in a generated id
+ * (`cus_917aea579e9405`, `a1b2c3d4e5`), which need not hold four digits in a row.
+ */
+function looksLikeToken(q: string): boolean {
+  return q.split(/[^\p{L}\p{N}]+/u).some((w) => [...w].length >= 8 && /\p{L}/u.test(w) && /\p{N}/u.test(w));
 }
 
 /**
