@@ -1,6 +1,6 @@
 /** The Postgres message engine: trigram-assisted word-prefix matching on `messages.content`. */
 import { SqlParams, type Db, type SqlQuery } from '../../db/db.js';
-import { PAGE_SIZE } from '../params.js';
+import { PAGE_SIZE } from '../context.js';
 import { longerWindow, tableRows, timeBounds, windowCanHold, type WindowLimits } from '../sql.js';
 import { hasTrigram, likePrefilter, prefilterTrigrams, wordStartRegex } from '../text.js';
 import type { MessageEngine } from './engine.js';
