@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../src/mcp/tools.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
-import { assertBuilt, CLI, cliEnv, connectStdio, runCli } from './helpers/spawn.js';
+import { assertBuilt, CLI, cliEnv, connectStdio, initializeRequest, runCli } from './helpers/spawn.js';
 
 const DIST = join(CLI, '..');
 let t: TestDatabase;
@@ -51,12 +51,7 @@ describe('release bundle', () => {
     const loads = join(dir, 'loads.txt');
     const hook = fileURLToPath(new URL('./helpers/record-loads.mjs', import.meta.url));
     const lines = [
-      {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
-      },
+      initializeRequest(),
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'tools/list' },
     ];

@@ -11,7 +11,7 @@ import { startStdioServer } from '../src/mcp/stdio.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
 import { startHttp, type HttpProcess } from './helpers/http.js';
-import { cliEnv, rawRequest } from './helpers/spawn.js';
+import { cliEnv, initializeRequest, rawRequest } from './helpers/spawn.js';
 
 let t: TestDatabase;
 let server: HttpProcess;
@@ -47,16 +47,9 @@ async function post(body: unknown, headers: Record<string, string> = {}) {
   return { status: r.status, headers: r.headers, json: r.body === '' ? undefined : (JSON.parse(r.body) as unknown) };
 }
 
-const initialize = (protocolVersion: unknown, id: number | string = 1) => ({
-  jsonrpc: '2.0',
-  id,
-  method: 'initialize',
-  params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
-});
-
 describe('MCP over HTTP: the transport rules', () => {
   it('answers initialize with the version asked when it speaks it, else its newest', async () => {
-    const known = await post(initialize('2025-03-26'));
+    const known = await post(initializeRequest('2025-03-26'));
     expect(known.status).toBe(200);
     expect(known.headers['content-type']).toMatch(/^application\/json/);
     expect(known.json).toMatchObject({
@@ -69,8 +62,8 @@ describe('MCP over HTTP: the transport rules', () => {
         instructions: expect.stringContaining('Read-only') as unknown,
       },
     });
-    expect((await post(initialize('1999-01-01'))).json).toMatchObject({ result: { protocolVersion: '2025-11-25' } });
-    expect((await post(initialize(7))).json).toMatchObject({ id: 1, error: { code: -32602 } });
+    expect((await post(initializeRequest('1999-01-01'))).json).toMatchObject({ result: { protocolVersion: '2025-11-25' } });
+    expect((await post(initializeRequest(7))).json).toMatchObject({ id: 1, error: { code: -32602 } });
   });
 
   it('refuses a client that does not accept both JSON and event streams (406)', async () => {
@@ -120,7 +113,7 @@ describe('MCP over HTTP: the transport rules', () => {
   });
 
   it('allows initialize only on its own, and limits a batch to 100 messages (400)', async () => {
-    const both = await post([initialize('2025-06-18'), { jsonrpc: '2.0', id: 2, method: 'ping' }]);
+    const both = await post([initializeRequest('2025-06-18'), { jsonrpc: '2.0', id: 2, method: 'ping' }]);
     expect(both.status).toBe(400);
     expect(both.json).toMatchObject({ error: { code: -32600 } });
     const pings = Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' }));

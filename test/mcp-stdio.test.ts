@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
-import { cliEnv, logLines, runCli } from './helpers/spawn.js';
+import { cliEnv, initializeRequest, logLines, runCli } from './helpers/spawn.js';
 import { connectStdio, type StdioSession } from './helpers/stdio.js';
 import { FaultProxy } from './helpers/fault-proxy.js';
 
@@ -71,12 +71,7 @@ describe('stdio: start-up (contract §2 table)', () => {
 describe('stdio: protocol', () => {
   it('writes nothing but JSON-RPC on stdout and exits 0 when stdin closes', async () => {
     const messages = [
-      {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-      },
+      initializeRequest(),
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'tools/list' },
       { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_contacts', arguments: { q: 'Sam' } } },

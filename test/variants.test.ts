@@ -233,18 +233,26 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       db.query<ConversationRow & { id: number | null; overflow: boolean }>(
         buildConversationsQuery(access[who], params as never, strategy, { window, candidateCap: CAP }),
       );
+    /**
+     * A window answers with exactly the reference's rows, or gives way holding the start of the
+     * result order (what it holds comes first). Returns whether it answered.
+     */
+    const checkWindow = (resource: string, window: Array<{ id: number | null }>, reference: Array<{ id: number | null }>) => {
+      if (window.length > PAGE_SIZE) {
+        bump(counts, `${resource} window answered`);
+        expect(ids(window)).toEqual(ids(reference));
+        return true;
+      }
+      bump(counts, `${resource} window gave way`);
+      expect(ids(window)).toEqual(ids(reference).slice(0, ids(window).length));
+      return false;
+    };
     const check = async (params: { q: string; page: number; since?: number; until?: number }, who: 'admin' | 'agent') => {
       const contacts = await contactRows(who, params, 'walk');
       expect(ids(await contactRows(who, params, 'trigram'))).toEqual(ids(contacts));
       for (const size of [undefined, ...CONTACT_TEST_LIMITS.map((l) => l.window)]) {
         const contactWindow = await contactRows(who, params, 'window', size);
-        if (contactWindow.length > PAGE_SIZE) {
-          bump(counts, 'contacts window answered');
-          expect(ids(contactWindow)).toEqual(ids(contacts));
-        } else {
-          // A window is the start of the result order: what it holds comes first.
-          bump(counts, 'contacts window gave way');
-          expect(ids(contactWindow)).toEqual(ids(contacts).slice(0, contactWindow.length));
+        if (!checkWindow('contacts', contactWindow, contacts)) {
           // The rest of a longer window, after a first one that held some of the page's rows.
           if (contactWindow.length === 0 || size === undefined) continue;
           const rest = { skip: size, rows: size * 2, found: contactWindow.length };
@@ -265,14 +273,7 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
 
       const conversations = await conversationRows(who, params, 'scan');
       for (const size of [undefined, ...CONVERSATION_TEST_LIMITS.map((l) => l.window)]) {
-        const window = await conversationRows(who, params, 'window', size);
-        if (window.length > PAGE_SIZE) {
-          bump(counts, 'conversations window answered');
-          expect(ids(window)).toEqual(ids(conversations));
-        } else {
-          bump(counts, 'conversations window gave way');
-          expect(ids(window)).toEqual(ids(conversations).slice(0, ids(window).length));
-        }
+        checkWindow('conversations', await conversationRows(who, params, 'window', size), conversations);
       }
       const candidates = await conversationRows(who, params, 'candidates');
       if (candidates[0]?.overflow) bump(counts, 'conversations candidates overflowed');

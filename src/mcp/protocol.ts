@@ -61,7 +61,7 @@ export const RPC_ERROR = {
   internalError: -32603,
 } as const;
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -17,6 +17,7 @@ import type { SearchDeps } from '../search/core.js';
 import type * as CallModuleType from './call.js';
 import {
   errorResponse,
+  isPlainObject,
   isRequest,
   RPC_ERROR,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -71,10 +72,6 @@ class RpcError extends Error {
   ) {
     super(message);
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Creates the MCP server of one session (one per stdio process, one per HTTP request). */

@@ -39,6 +39,16 @@ export interface RunResult {
 }
 
 /** Runs the CLI to completion, feeding `input` (if any) on stdin and closing it. */
+/** A raw JSON-RPC `initialize` request, as an MCP client opens a session with it. */
+export function initializeRequest(protocolVersion: unknown = '2025-06-18', id: number | string = 1) {
+  return {
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: 'searchdesk-test', version: '0' } },
+  };
+}
+
 export function runCli(args: string[], env: Record<string, string>, input?: string, timeoutMs = 20_000): Promise<RunResult> {
   assertBuilt();
   const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
