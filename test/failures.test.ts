@@ -115,4 +115,9 @@ describe('Postgres failures (contract §8)', () => {
     });
     expect(rows[0]?.default_transaction_read_only).toBe('on');
   });
+
+  it('never compiles a statement with JIT (compiling one costs more than searchdesk statements run)', async () => {
+    const rows = await t.db.query<{ jit: string }>({ text: 'SHOW jit', values: [] });
+    expect(rows[0]?.jit).toBe('off');
+  });
 });

@@ -59,10 +59,13 @@ export function isBackendUnavailable(err: unknown): boolean {
  * explicit JOINs run in the order they are written. Every statement is written driving from its
  * narrowest set (the page's ids, then their decorations), so the planner need not search join
  * orders (a nine-table conversation statement planned in 3.3 ms, now 2.0 ms) and no join order
- * depends on its estimates.
+ * depends on its estimates. jit=off: searchdesk's statements read few rows by design, but an
+ * estimate the planner cannot make (a generate_series over a column's value, a set-returning
+ * function: 1,000 rows each) can price one above jit_above_cost, and compiling it then costs
+ * 50–60 ms of a statement that runs in 2 (the display-id candidates at L).
  */
 export function sessionOptions(statementTimeoutMs: number, readOnly: boolean): string {
-  const options = [`-c statement_timeout=${statementTimeoutMs}`, '-c join_collapse_limit=1'];
+  const options = [`-c statement_timeout=${statementTimeoutMs}`, '-c join_collapse_limit=1', '-c jit=off'];
   if (readOnly) options.push('-c default_transaction_read_only=on');
   return options.join(' ');
 }
