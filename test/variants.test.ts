@@ -113,8 +113,22 @@ const CONTACT_TEST_LIMITS: WindowLimits[] = [
   { window: 40, walkCap: 1_000, room: 1.5 },
   { window: 20, walkCap: 1_000, room: 0.6 },
 ];
-/** The same for conversations (the large account has 4,000), with the lowered candidate cap. */
-const CONVERSATION_TEST_LIMITS: ConversationLimits[] = CONTACT_TEST_LIMITS.map((l) => ({ ...l, candidateCap: CAP }));
+/**
+ * The display ids a digit term's candidates enumerate: few enough for a term of three digits or
+ * more in the large account's 4,000 (its ids are generated), too few for most shorter ones
+ * (matched as text instead).
+ */
+const DISPLAY_ID_TEST_CAP = 40;
+/**
+ * The same for conversations (the large account has 4,000), with the lowered candidate cap; the
+ * first set enumerates the display ids of every digit term (the default cap), the second only
+ * those of a few.
+ */
+const CONVERSATION_TEST_LIMITS: ConversationLimits[] = CONTACT_TEST_LIMITS.map((l, i) => ({
+  ...l,
+  candidateCap: CAP,
+  displayIdCap: i === 0 ? CONVERSATION_LIMITS.displayIdCap : DISPLAY_ID_TEST_CAP,
+}));
 
 const ctx = (db: Db, who: 'admin' | 'agent', gin: boolean): SearchContext => ({
   db,
@@ -229,9 +243,10 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       params: object,
       strategy: ConversationStrategy,
       window = CONVERSATION_LIMITS.window,
+      displayIdCap = CONVERSATION_LIMITS.displayIdCap,
     ) =>
       db.query<ConversationRow & { id: number | null; overflow: boolean }>(
-        buildConversationsQuery(access[who], params as never, strategy, { window, candidateCap: CAP }),
+        buildConversationsQuery(access[who], params as never, strategy, { window, candidateCap: CAP, displayIdCap }),
       );
     /**
      * A window answers with exactly the reference's rows, or gives way holding the start of the
@@ -275,11 +290,13 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       for (const size of [undefined, ...CONVERSATION_TEST_LIMITS.map((l) => l.window)]) {
         checkWindow('conversations', await conversationRows(who, params, 'window', size), conversations);
       }
-      const candidates = await conversationRows(who, params, 'candidates');
-      if (candidates[0]?.overflow) bump(counts, 'conversations candidates overflowed');
-      else {
-        bump(counts, 'conversations candidates answered');
-        expect(ids(candidates)).toEqual(ids(conversations));
+      for (const displayIdCap of [CONVERSATION_LIMITS.displayIdCap, DISPLAY_ID_TEST_CAP]) {
+        const candidates = await conversationRows(who, params, 'candidates', undefined, displayIdCap);
+        if (candidates[0]?.overflow) bump(counts, 'conversations candidates overflowed');
+        else {
+          bump(counts, 'conversations candidates answered');
+          expect(ids(candidates)).toEqual(ids(conversations));
+        }
       }
 
       for (const gin of [false, true]) {
@@ -338,8 +355,10 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       ),
       { seed: VARIANT_SEED, numRuns: VARIANT_RUNS },
     );
-    // Terms across two searched texts of one row, and terms holding the separator of rowMatch.
-    for (const q of [...spans, 'exa\u0001mple', 'Mar\u0001'])
+    // Terms across two searched texts of one row, terms holding the separator of rowMatch, and
+    // digits the generated display ids must get right: a leading zero (never written), a digit
+    // held twice, more digits than an int4 has.
+    for (const q of [...spans, 'exa\u0001mple', 'Mar\u0001', '0', '05', '007', '011', '100', '11', '12345678901'])
       for (const page of [1, 2]) for (const who of ['admin', 'agent'] as const) await check({ q, page }, who);
     // Each strategy both answered and gave way at least once, so none is compared vacuously.
     for (const key of [

@@ -67,6 +67,16 @@ export const CONVERSATION_WALK_CAP = 10_000;
  */
 export const CANDIDATE_CAP = 20_000;
 
+/**
+ * Most display ids the candidate strategy enumerates (every integer up to the account's highest
+ * display id whose text holds q: one unique-index probe each); past it, the display ids are
+ * matched as text instead (the trigram index, where it exists).
+ */
+export const DISPLAY_ID_CAP = 3_000;
+
+/** Digits of the largest display id (an int4): a longer q is in none. */
+const DISPLAY_ID_DIGITS = 10;
+
 const CONTACT_FIELDS = ['name', 'email', 'phone_number', 'identifier'] as const;
 
 /** A display id is an integer: only a `q` of digits can be a substring of its text. */
@@ -77,6 +87,7 @@ export function canMatchDisplayId(q: string): boolean {
 /** The sizes searchConversations works with (tests lower them to reach every path on small data). */
 export interface ConversationLimits extends WindowLimits {
   candidateCap: number;
+  displayIdCap: number;
 }
 
 export const CONVERSATION_LIMITS: ConversationLimits = {
@@ -84,15 +95,44 @@ export const CONVERSATION_LIMITS: ConversationLimits = {
   walkCap: CONVERSATION_WALK_CAP,
   room: 1.5,
   candidateCap: CANDIDATE_CAP,
+  displayIdCap: DISPLAY_ID_CAP,
 };
+
+/**
+ * SQL for the display ids (bigint) of the account whose text holds the digits `q`, when there
+ * are at most `cap` of them up to the account's highest display id (else none: `fits` is false).
+ * An integer whose text holds q at j digits from its end is a·10^(k+j) + q·10^j + b (k = q's
+ * length, 0 ≤ b < 10^j, a ≥ 1 when q starts with 0, since a leading zero is never written); j
+ * runs up to the highest id's length minus k. Only the bound per position is read from the
+ * table (the unique (account_id, display_id) index gives max() at once); the ids are generated.
+ */
+function displayIdsHolding(q: string, account: string, cap: string, p: SqlParams): { ctes: string; ids: string; fits: string } {
+  const k = p.add(q.length);
+  const ctes = `
+      dpos AS MATERIALIZED (
+        SELECT d.mx, ${p.add(BigInt(q).toString())}::bigint AS v, ${p.add(q.startsWith('0') ? 1 : 0)}::bigint AS amin,
+               (10::numeric ^ j)::bigint AS low, (10::numeric ^ (${k}::int + j))::bigint AS high
+        FROM (SELECT coalesce(max(display_id), 0)::bigint AS mx FROM conversations WHERE account_id = ${account}::bigint) d,
+             generate_series(0, length(d.mx::text) - ${k}::int) j
+      ),
+      dfits AS MATERIALIZED (
+        SELECT coalesce(sum(greatest(mx / high - amin + 1, 0) * low), 0) <= ${cap} AS fits FROM dpos
+      ),`;
+  const ids = `
+        SELECT n.n FROM dpos, generate_series(dpos.amin, dpos.mx / dpos.high) a, generate_series(0, dpos.low - 1) b,
+             LATERAL (SELECT a * dpos.high + dpos.v * dpos.low + b AS n) n
+        WHERE (SELECT fits FROM dfits) AND n.n <= dpos.mx`;
+  return { ctes, ids, fits: '(SELECT fits FROM dfits)' };
+}
 
 export function buildConversationsQuery(
   access: Pick<AccessContext, 'accountId' | 'inboxIds'>,
   params: ConversationsParams,
   strategy: ConversationStrategy = 'scan',
-  limits: Pick<ConversationLimits, 'window' | 'candidateCap'> = CONVERSATION_LIMITS,
+  limits: Pick<ConversationLimits, 'window' | 'candidateCap'> &
+    Partial<Pick<ConversationLimits, 'displayIdCap'>> = CONVERSATION_LIMITS,
 ): SqlQuery {
-  const { window: windowRows, candidateCap } = limits;
+  const { window: windowRows, candidateCap, displayIdCap = DISPLAY_ID_CAP } = limits;
   const p = new SqlParams();
   const account = p.add(access.accountId);
   const accessible = [
@@ -129,14 +169,30 @@ export function buildConversationsQuery(
   } else if (strategy === 'candidates') {
     // The matching contacts first (a trigram bitmap where q has a trigram), then their
     // conversations by contact_id (ANY(ARRAY(…)): an index probe per contact, never a walk).
-    // Display ids are digits: any other q skips that branch. Both sets stop at the cap + 1 rows;
-    // past the cap nothing more is fetched and `overflow` tells the caller to scan instead.
+    // Display ids are digits: any other q skips that branch. The ids holding q are generated and
+    // probed one by one in the unique (account_id, display_id) index (LIMIT 1 keeps each probe a
+    // probe) when there are at most displayIdCap of them; else the display ids are matched as
+    // text. Both sets stop at the cap + 1 rows; past the cap nothing more is fetched and
+    // `overflow` tells the caller to scan instead.
     const cap = p.add(candidateCap + 1);
-    const display = canMatchDisplayId(params.q)
-      ? `SELECT cv.id, cv.created_at FROM conversations cv
-         WHERE ${accessible} AND ${substringMatch(['cv.display_id::text'], params.q, p)} LIMIT ${cap}`
-      : 'SELECT NULL::int AS id, NULL::timestamp AS created_at WHERE false';
-    ctes = `
+    let display = 'SELECT NULL::int AS id, NULL::timestamp AS created_at WHERE false';
+    let displayCtes = '';
+    if (canMatchDisplayId(params.q) && params.q.length <= DISPLAY_ID_DIGITS) {
+      const held = displayIdsHolding(params.q, account, p.add(displayIdCap), p);
+      displayCtes = held.ctes;
+      display = `
+        SELECT cv.id, cv.created_at FROM (${held.ids}) n
+        CROSS JOIN LATERAL (
+          SELECT cv.id, cv.created_at, cv.account_id, cv.inbox_id, cv.last_activity_at FROM conversations cv
+          WHERE cv.account_id = ${account}::bigint AND cv.display_id = n.n LIMIT 1
+        ) cv
+        WHERE ${accessible}
+        UNION ALL
+        SELECT cv.id, cv.created_at FROM conversations cv
+        WHERE NOT ${held.fits} AND ${accessible} AND ${substringMatch(['cv.display_id::text'], params.q, p)}
+        LIMIT ${cap}`;
+    }
+    ctes = `${displayCtes}
       cand AS MATERIALIZED (
         SELECT ct.id FROM contacts ct
         WHERE ct.account_id = ${account}::bigint AND ${substringMatch(contactColumns, params.q, p)} LIMIT ${cap}
