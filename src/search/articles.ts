@@ -189,9 +189,10 @@ export function buildArticlesQuery(
     case 'tiers':
     case 'trigramTiers': {
       // Tiers 2 and 1 read only titles and descriptions (every matching article: with
-      // trigramTiers only the rows searchdesk_articles_title_description_trgm finds); tier 0 walks
-      // the newest articles in index order and stops once the page is full. The page is exact
-      // when it holds `need` rows or the walk saw every article of the account.
+      // trigramTiers only the rows searchdesk_articles_title_description_trgm finds); tier 0, only
+      // when they leave the page short, walks the newest articles in index order and stops once
+      // the page is full. The page is exact when it holds `need` rows or the walk saw every
+      // article of the account.
       const need = p.add((params.page ?? 1) * PAGE_SIZE + 1);
       const contentRows = p.add(contentWindow);
       const topWhere = [
@@ -205,7 +206,7 @@ export function buildArticlesQuery(
         SELECT a.id, a.updated_at, 0 AS tier
         FROM (SELECT a.id, a.updated_at, a.title, a.description, a.content FROM articles a WHERE ${account}
               ORDER BY a.updated_at DESC, a.id DESC LIMIT ${contentRows}) a
-        WHERE NOT (${inTitleOrDescription}) AND ${anywhere}
+        WHERE (SELECT count(*) FROM top) < ${need} AND NOT (${inTitleOrDescription}) AND ${anywhere}
         ORDER BY a.updated_at DESC, a.id DESC LIMIT ${need}),
       exact AS MATERIALIZED (
         SELECT (SELECT count(*) FROM top) + (SELECT count(*) FROM rest) >= ${need}
