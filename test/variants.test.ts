@@ -22,7 +22,13 @@ import { createSearchIndexes, SEARCHDESK_INDEXES } from '../src/db/admin.js';
 import { INDEX } from '../src/db/catalog.js';
 import type { Db, SqlQuery } from '../src/db/db.js';
 import { createPgDb } from '../src/db/pg.js';
-import { buildArticlesQuery, searchArticles, type ArticleStrategy } from '../src/search/articles.js';
+import {
+  buildArticlesQuery,
+  searchArticles,
+  type ArticleLimits,
+  type ArticleStrategy,
+  type WalkStep,
+} from '../src/search/articles.js';
 import { buildContactsQuery, searchContacts, type ContactStrategy, type ContactWindowRest } from '../src/search/contacts.js';
 import type { SearchContext } from '../src/search/context.js';
 import {
@@ -104,6 +110,16 @@ const CAP = 60;
  * newest 20 for the tiers (a word in many contents fills page 1 from them, a rarer one does not).
  */
 const ARTICLE_LIMITS = { window: 32, candidateCap: 10, contentWindow: 20 };
+/**
+ * The walk's steps under those limits and under others: a short window with candidate caps above
+ * the page (the title and description matches can fill it then), the second one holding every
+ * article of the account.
+ */
+const WALK_TEST_LIMITS = [
+  ARTICLE_LIMITS,
+  { window: 8, candidateCap: 20, contentWindow: 30 },
+  { window: 8, candidateCap: 40, contentWindow: 30 },
+];
 /**
  * And for contacts (the large account has 2,000): first windows of 40 and 20, so a common term
  * fills the page from one, a rarer one from a longer window, and a rare one goes to the trigram
@@ -194,6 +210,9 @@ describe('the article strategies that read a trigram index', () => {
     expect(await plan('candidates')).toContain(INDEX.articlesTextTrgm);
     expect(await plan('matches')).toContain(INDEX.articlesTextTrgm);
     expect(await plan('trigramTiers')).toContain(INDEX.articlesTitleDescriptionTrgm);
+    const walk = await plan('walk');
+    for (const index of [INDEX.articlesTitleTrgm, INDEX.articlesTitleDescriptionTrgm, INDEX.articlesTextTrgm])
+      expect(walk).toContain(index);
     expect(await plan('tiers')).not.toContain(INDEX.articlesTitleDescriptionTrgm);
   });
 });
@@ -317,9 +336,9 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       const articleParams = { q: params.q, page: params.page };
       const words = splitWords(params.q);
       if (words.length > 0) {
-        const articleRows = (strategy: ArticleStrategy) =>
-          db.query<{ id: number | null; overflow: boolean }>(
-            buildArticlesQuery(access[who], articleParams, words, strategy, ARTICLE_LIMITS),
+        const articleRows = (strategy: ArticleStrategy, limits: ArticleLimits = ARTICLE_LIMITS) =>
+          db.query<{ id: number | null; overflow: boolean; step: WalkStep | null }>(
+            buildArticlesQuery(access[who], articleParams, words, strategy, limits),
           );
         const ranked = await articleRows('rank');
         const articleWindow = await articleRows('window');
@@ -335,6 +354,15 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
           if (rows.some((r) => r.overflow)) bump(counts, `articles ${strategy} overflowed`);
           else {
             bump(counts, `articles ${strategy} answered`);
+            expect(ids(rows)).toEqual(ids(ranked));
+          }
+        }
+        for (const limits of WALK_TEST_LIMITS) {
+          const rows = await articleRows('walk', limits);
+          const gaveWay = rows.find((r) => r.overflow);
+          if (gaveWay) bump(counts, `articles walk gave way at ${gaveWay.step}`);
+          else {
+            bump(counts, `articles walk answered at ${rows[0]?.step ?? '(no match)'}`);
             expect(ids(rows)).toEqual(ids(ranked));
           }
         }
@@ -391,6 +419,13 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       'articles trigramTiers overflowed',
       'articles matches filled the page',
       'articles matches held fewer',
+      'articles walk answered at window',
+      'articles walk answered at titles',
+      'articles walk answered at capped',
+      'articles walk answered at walk',
+      'articles walk answered at texts',
+      'articles walk gave way at walk',
+      'articles walk gave way at texts',
     ])
       expect(counts[key] ?? 0, key).toBeGreaterThan(0);
   }, 180_000);

@@ -44,6 +44,12 @@ export const SEARCHDESK_INDEXES: readonly SearchdeskIndex[] = [
     definition: `articles USING gin ((coalesce(title, '') || ' ' || coalesce(description, '')) gin_trgm_ops)`,
   },
   {
+    name: INDEX.articlesTitleTrgm,
+    table: 'articles',
+    purpose: 'every title match of a word common in descriptions or contents, without reading their matches',
+    definition: 'articles USING gin (title gin_trgm_ops)',
+  },
+  {
     name: INDEX.articlesUpdated,
     table: 'articles',
     purpose: 'article results whose titles fill the page, from the newest articles without sorting the account',

@@ -44,6 +44,7 @@ export const INDEX = {
   conversationsDisplayIdTrgm: 'searchdesk_conversations_display_id_trgm',
   articlesTextTrgm: 'searchdesk_articles_text_trgm',
   articlesTitleDescriptionTrgm: 'searchdesk_articles_title_description_trgm',
+  articlesTitleTrgm: 'searchdesk_articles_title_trgm',
   articlesUpdated: 'searchdesk_articles_account_updated',
   messagesUpdatedAt: 'searchdesk_messages_updated_at_id',
 } as const;

@@ -63,7 +63,18 @@ export type ArticleStrategy =
    * Every row the trigram index finds (a superset), ranked: the plain statement narrowed by that
    * index, always exact. It answers in place of the plain statement when the index exists.
    */
-  | 'matches';
+  | 'matches'
+  /**
+   * The window, the candidates and more in one statement, each step only when the ones before
+   * left the page short: the window's titles; every title match (the rows
+   * `searchdesk_articles_title_trgm` finds); every title or description match when
+   * `searchdesk_articles_title_description_trgm` finds at most ARTICLE_CANDIDATE_CAP rows, else
+   * the newest ones among the newest ARTICLE_CONTENT_WINDOW articles; then, when tiers 2 and 1
+   * are whole and still short, every other match when the trigram index finds at most
+   * ARTICLE_CANDIDATE_CAP rows. Exact when tiers 2 and 1 fill the page or all tiers are whole,
+   * else an overflow (which step gave way: WalkStep).
+   */
+  | 'walk';
 
 /** Articles walked newest first (their titles only) when an index gives updated_at order. */
 export const ARTICLE_WINDOW = 1_000;
@@ -72,13 +83,21 @@ export const ARTICLE_WINDOW = 1_000;
 export const ARTICLE_CANDIDATE_CAP = 200;
 
 /**
- * Newest articles whose content the tiers strategy reads: a word in more articles than the
- * candidate cap is in about 1% of them or more, so this many hold a page of its matches.
+ * Newest articles whose content the tiers strategy reads (and whose titles and descriptions the
+ * walk reads): a word in more articles than the candidate cap is in about 1% of them or more, so
+ * this many hold a page of its matches.
  */
 export const ARTICLE_CONTENT_WINDOW = 2_000;
 
-/** An article row, or the candidate strategy's overflow row (only `overflow` set). */
-type MaybeArticleRow = Omit<ArticleRow, 'id'> & { id: number | null; overflow: boolean };
+/** An article row, or a strategy's overflow row (only `overflow` and `step` set). */
+type MaybeArticleRow = Omit<ArticleRow, 'id'> & { id: number | null; overflow: boolean; step: WalkStep | null };
+
+/**
+ * The walk's step that answered, or that gave way (on its overflow row): the window, every title
+ * match, every title or description match, the newest description matches, every trigram
+ * candidate. Only tests read it, to see every step both answer and give way.
+ */
+export type WalkStep = 'window' | 'titles' | 'capped' | 'walk' | 'texts';
 
 export interface ArticleLimits {
   window?: number;
@@ -92,6 +111,8 @@ export interface ArticleIndexes {
   /** `searchdesk_articles_text_trgm`: the trigram index over title, description and content. */
   trigram: boolean;
   /** `searchdesk_articles_title_description_trgm`: the trigram index over title and description. */
+  titleDescriptionTrigram: boolean;
+  /** `searchdesk_articles_title_trgm`: the trigram index over the title. */
   titleTrigram: boolean;
 }
 
@@ -108,20 +129,31 @@ export function articlePlan(
 ): ArticleStrategy[] {
   const plan: ArticleStrategy[] = [];
   const someTrigram = words.some((w) => hasTrigram(likePrefilter(w)));
-  if (indexes.ordered && windowCanHold(page, window)) plan.push('window');
-  if (indexes.trigram && someTrigram) plan.push('candidates');
+  // The walk reads the window and the trigram candidates itself, whenever they could answer.
+  const walk =
+    indexes.ordered &&
+    indexes.titleTrigram &&
+    indexes.titleDescriptionTrigram &&
+    indexes.trigram &&
+    someTrigram &&
+    windowCanHold(page, contentWindow);
+  if (walk) plan.push('walk');
+  else {
+    if (indexes.ordered && windowCanHold(page, window)) plan.push('window');
+    if (indexes.trigram && someTrigram) plan.push('candidates');
+  }
   if (indexes.ordered && windowCanHold(page, contentWindow))
-    plan.push(indexes.titleTrigram && someTrigram ? 'trigramTiers' : 'tiers');
+    plan.push(indexes.titleDescriptionTrigram && someTrigram ? 'trigramTiers' : 'tiers');
   // A word whose substring is common but which starts few words gets here after both the
   // candidates and the tiers gave way: the trigram index still narrows it to those substrings.
   plan.push(indexes.trigram && someTrigram ? 'matches' : 'rank');
   return plan;
 }
 
-/** The row a strategy adds when it cannot tell the exact answer (only `overflow` set). */
-const overflowRow = (condition: string) => `
+/** The row a strategy adds when it cannot tell the exact answer (only `overflow`, and `step` of the walk, set). */
+const overflowRow = (condition: string, step = 'NULL') => `
     UNION ALL
-    SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true
+    SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true, ${step}
     WHERE ${condition}`;
 
 /**
@@ -139,9 +171,9 @@ export function buildArticlesQuery(
   const p = new SqlParams();
   const account = `a.account_id = ${p.add(access.accountId)}::bigint`;
   // A word that starts a word of a field is a substring of ARTICLE_TEXT (of
-  // ARTICLE_TITLE_DESCRIPTION when that field is the title or description), so this filter (a
-  // superset: likePrefilter) never drops a match and lets the trigram index on that text narrow
-  // the rows first; the folded regular expressions decide.
+  // ARTICLE_TITLE_DESCRIPTION when that field is the title or description, of the title when it
+  // is the title), so this filter (a superset: likePrefilter) never drops a match and lets the
+  // trigram index on that text narrow the rows first; the folded regular expressions decide.
   const prefilter = (text: string) =>
     words
       .map((w) => likePrefilter(w))
@@ -161,6 +193,7 @@ export function buildArticlesQuery(
       ${page}`;
   let ctes: string;
   let overflow = '';
+  let step = 'NULL';
   switch (strategy) {
     case 'rank':
       ctes = `hits AS (${ranked('articles a', [account, anywhere])})`;
@@ -218,13 +251,77 @@ export function buildArticlesQuery(
       overflow = overflowRow('NOT (SELECT ok FROM exact)');
       break;
     }
+    case 'walk': {
+      // Each step runs only when the steps before it left the page short (a one-time filter on
+      // counts of their rows), so a word common in titles costs the window alone:
+      // - t2, tier 2: the window's title matches when they fill the page, else every title match
+      //   (the rows searchdesk_articles_title_trgm finds);
+      // - t1, tier 1: every title or description match outside t2 when
+      //   searchdesk_articles_title_description_trgm finds at most `cap` rows (a CTE is read only
+      //   as far as its reader goes: `capped` stops `found` there), else the newest ones among
+      //   the newest `contentWindow` articles (then tier 1 is common enough to be found there);
+      // - t0, tier 0: when t2 and t1 are whole (and still short), every other match when
+      //   searchdesk_articles_text_trgm finds at most `cap` rows.
+      // Exact when t2 and t1 fill the page, or when all three tiers are whole.
+      const need = p.add((params.page ?? 1) * PAGE_SIZE + 1);
+      const cap = p.add(candidateCap);
+      const count = (cte: string) => `(SELECT count(*) FROM ${cte})`;
+      const newest = (columns: string, rows: string) =>
+        `(SELECT ${columns} FROM articles a WHERE ${account} ORDER BY a.updated_at DESC, a.id DESC LIMIT ${rows}) a`;
+      const withWindow = windowCanHold(params.page ?? 1, window);
+      const tier2 = withWindow
+        ? `win AS MATERIALIZED (
+        SELECT a.id, a.updated_at FROM ${newest('a.id, a.updated_at, a.title', p.add(window))}
+        WHERE ${inTitle} ORDER BY a.updated_at DESC, a.id DESC LIMIT ${need}),
+      titles AS MATERIALIZED (
+        SELECT a.id, a.updated_at FROM articles a
+        WHERE ${[`${count('win')} < ${need}`, account, ...prefilter('a.title'), inTitle].join(' AND ')}),
+      t2 AS MATERIALIZED (SELECT * FROM win WHERE ${count('win')} >= ${need} UNION ALL SELECT * FROM titles),`
+        : `t2 AS MATERIALIZED (
+        SELECT a.id, a.updated_at FROM articles a WHERE ${[account, ...prefilter('a.title'), inTitle].join(' AND ')}),`;
+      const whole = `${count('capped')} <= ${cap}`;
+      const higher = `a.id NOT IN (SELECT id FROM t2 UNION ALL SELECT id FROM t1)`;
+      ctes = `${tier2}
+      found AS MATERIALIZED (
+        SELECT a.id, a.updated_at, a.title, a.description FROM articles a
+        WHERE ${[`${count('t2')} < ${need}`, account, ...prefilter(ARTICLE_TITLE_DESCRIPTION)].join(' AND ')}),
+      capped AS MATERIALIZED (SELECT * FROM found LIMIT ${cap} + 1),
+      t1 AS MATERIALIZED (
+        SELECT a.id, a.updated_at FROM capped a
+        WHERE ${whole} AND ${inTitleOrDescription} AND a.id NOT IN (SELECT id FROM t2)
+        UNION ALL
+        (SELECT a.id, a.updated_at FROM ${newest('a.id, a.updated_at, a.title, a.description', p.add(contentWindow))}
+         WHERE ${count('t2')} < ${need} AND NOT ${whole} AND ${inTitleOrDescription} AND a.id NOT IN (SELECT id FROM t2)
+         ORDER BY a.updated_at DESC, a.id DESC LIMIT ${need})),
+      filled AS MATERIALIZED (SELECT ${count('t2')} + ${count('t1')} >= ${need} AS ok),
+      texts AS MATERIALIZED (
+        SELECT a.id, a.updated_at, a.title, a.description, a.content FROM articles a
+        WHERE ${[`NOT (SELECT ok FROM filled)`, whole, account, ...prefilter(ARTICLE_TEXT)].join(' AND ')}),
+      texts_capped AS MATERIALIZED (SELECT * FROM texts LIMIT ${cap} + 1),
+      t0 AS MATERIALIZED (
+        SELECT a.id, a.updated_at FROM texts_capped a
+        WHERE ${count('texts_capped')} <= ${cap} AND ${anywhere} AND ${higher}),
+      exact AS MATERIALIZED (
+        SELECT (SELECT ok FROM filled) OR (${whole} AND ${count('texts_capped')} <= ${cap}) AS ok,
+               CASE ${withWindow ? `WHEN ${count('win')} >= ${need} THEN 'window' ` : ''}WHEN ${count('t2')} >= ${need} THEN 'titles'
+                    WHEN ${whole} THEN CASE WHEN (SELECT ok FROM filled) THEN 'capped' ELSE 'texts' END
+                    ELSE 'walk' END AS step),
+      hits AS (
+        SELECT a.id, a.updated_at, a.tier
+        FROM (SELECT *, 2 AS tier FROM t2 UNION ALL SELECT *, 1 FROM t1 UNION ALL SELECT *, 0 FROM t0) a
+        WHERE (SELECT ok FROM exact)
+        ORDER BY a.tier DESC, a.updated_at DESC, a.id DESC ${page})`;
+      overflow = overflowRow('NOT (SELECT ok FROM exact)', '(SELECT step FROM exact)');
+      step = '(SELECT step FROM exact)';
+      break;
+    }
   }
   // Rank and page the ids first; only the page's rows are joined and carry their content.
   const text = `
     WITH ${ctes}
     SELECT a.id, a.title, a.slug, p.slug AS portal_slug, a.account_id, cat.name AS category_name, a.status,
            ${epoch('a.updated_at')} AS updated_at, a.locale, a.description, a.content,
-           h.tier, h.updated_at AS ranked_at, false AS overflow
+           h.tier, h.updated_at AS ranked_at, false AS overflow, ${step}::text AS step
     FROM hits h
     JOIN articles a ON a.id = h.id
     LEFT JOIN portals p ON p.id = a.portal_id
@@ -263,16 +360,16 @@ async function tryStrategy(
   );
   // A window is exact when it holds the whole page plus the row telling has_more.
   if (strategy === 'window') return rows.length > PAGE_SIZE ? (rows as ArticleRow[]) : undefined;
-  if ((strategy === 'candidates' || strategy === 'tiers' || strategy === 'trigramTiers') && rows.some((r) => r.overflow))
-    return undefined;
+  if (strategy !== 'rank' && strategy !== 'matches' && rows.some((r) => r.overflow)) return undefined;
   return rows as ArticleRow[];
 }
 
 /**
  * A word common in titles is answered by the titles of the newest articles (a window, when an
- * index gives updated_at order); a rare one by the trigram index's few candidates; a word common
- * in content only by every title and description match (those their trigram index finds, when
- * it exists) plus the newest content matches (tiers);
+ * index gives updated_at order); a rare one by the trigram index's few candidates; with every
+ * searchdesk index, both and the title and description matches are steps of one statement (the
+ * walk). A word common in content only is answered by every title and description match (those
+ * their trigram index finds, when it exists) plus the newest content matches (tiers);
  * the rest by the plain statement. The index-backed variant counts on searchdesk's indexes; the
  * default variant uses each only when `searchdesk db indexes` created it.
  */
@@ -291,7 +388,8 @@ export async function searchArticles(
   const indexes = {
     ordered: has(INDEX.articlesUpdated),
     trigram: has(INDEX.articlesTextTrgm),
-    titleTrigram: has(INDEX.articlesTitleDescriptionTrgm),
+    titleDescriptionTrigram: has(INDEX.articlesTitleDescriptionTrgm),
+    titleTrigram: has(INDEX.articlesTitleTrgm),
   };
   for (const strategy of articlePlan(params.page ?? 1, words, indexes, limits.window, limits.contentWindow)) {
     const rows = await tryStrategy(ctx, params, words, strategy, limits);

@@ -6,32 +6,40 @@ import { longerWindow, windowCanHold } from './sql.js';
 import { looksSpecific } from './text.js';
 
 describe('articlePlan', () => {
-  const all = { ordered: true, trigram: true, titleTrigram: true };
-  const none = { ordered: false, trigram: false, titleTrigram: false };
-  it('tries the titles of the newest articles, the trigram candidates, the tiers, then the plain statement', () => {
-    expect(articlePlan(1, ['refund'], all)).toEqual(['window', 'candidates', 'trigramTiers', 'matches']);
+  const all = { ordered: true, trigram: true, titleDescriptionTrigram: true, titleTrigram: true };
+  const none = { ordered: false, trigram: false, titleDescriptionTrigram: false, titleTrigram: false };
+  it('walks with every index, else tries the newest titles, the trigram candidates, the tiers, then the plain statement', () => {
+    expect(articlePlan(1, ['refund'], all)).toEqual(['walk', 'trigramTiers', 'matches']);
+    const noTitle = { ...all, titleTrigram: false };
+    expect(articlePlan(1, ['refund'], noTitle)).toEqual(['window', 'candidates', 'trigramTiers', 'matches']);
     expect(articlePlan(1, ['refund'], { ...all, ordered: false })).toEqual(['candidates', 'matches']);
     expect(articlePlan(1, ['refund'], { ...all, trigram: false })).toEqual(['window', 'trigramTiers', 'rank']);
-    expect(articlePlan(1, ['refund'], { ...all, titleTrigram: false })).toEqual(['window', 'candidates', 'tiers', 'matches']);
+    expect(articlePlan(1, ['refund'], { ...all, titleDescriptionTrigram: false })).toEqual([
+      'window',
+      'candidates',
+      'tiers',
+      'matches',
+    ]);
     expect(articlePlan(1, ['refund'], { ...none, ordered: true })).toEqual(['window', 'tiers', 'rank']);
     expect(articlePlan(1, ['refund'], none)).toEqual(['rank']);
   });
 
   it('asks the trigram indexes only when some word has a trigram', () => {
     expect(articlePlan(1, ['to', 'up'], all)).toEqual(['window', 'tiers', 'rank']);
-    expect(articlePlan(1, ['set', 'up'], all)).toEqual(['window', 'candidates', 'trigramTiers', 'matches']);
+    expect(articlePlan(1, ['set', 'up'], all)).toEqual(['walk', 'trigramTiers', 'matches']);
   });
 
-  it('reads the newest contents only for a page they can hold', () => {
+  it('walks and reads the newest contents only for a page they can hold', () => {
     const deepest = Math.floor((ARTICLE_CONTENT_WINDOW - 1) / 15);
-    expect(articlePlan(deepest, ['refund'], all)).toContain('trigramTiers');
+    expect(articlePlan(deepest, ['refund'], all)).toEqual(['walk', 'trigramTiers', 'matches']);
     expect(articlePlan(deepest + 1, ['refund'], all)).toEqual(['candidates', 'matches']);
   });
 
   it('skips the window for a page deeper than the window holds', () => {
     const deepest = Math.floor((ARTICLE_WINDOW - 1) / 15);
-    expect(articlePlan(deepest, ['refund'], all)[0]).toBe('window');
-    expect(articlePlan(deepest + 1, ['refund'], all)[0]).toBe('candidates');
+    const noTitle = { ...all, titleTrigram: false };
+    expect(articlePlan(deepest, ['refund'], noTitle)[0]).toBe('window');
+    expect(articlePlan(deepest + 1, ['refund'], noTitle)[0]).toBe('candidates');
   });
 });
 
