@@ -169,7 +169,12 @@ export class Direct {
       case 'articles': {
         const params = parseParams('articles', q.args);
         const words = splitWords(params.q);
-        const plan = articlePlan(params.page ?? 1, words, { ordered: gin, trigram: gin, titleDescriptionTrigram: gin, titleTrigram: gin });
+        const plan = articlePlan(params.page ?? 1, words, {
+          ordered: gin,
+          trigram: gin,
+          titleDescriptionTrigram: gin,
+          titleTrigram: gin,
+        });
         return buildArticlesQuery(access, params, words, plan[0]!);
       }
       case 'messages': {
