@@ -267,6 +267,11 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       db.query<ConversationRow & { id: number | null; overflow: boolean }>(
         buildConversationsQuery(access[who], params as never, strategy, { window, candidateCap: CAP, displayIdCap }),
       );
+    /** A search's page is the reference's first page, and has_more says whether there is more. */
+    const expectPageOf = (page: { items: Array<{ id: number }>; hasMore: boolean }, reference: Array<{ id: number | null }>) => {
+      expect(page.items.map((r) => r.id)).toEqual(ids(reference).slice(0, PAGE_SIZE));
+      expect(page.hasMore).toBe(reference.length > PAGE_SIZE);
+    };
     /**
      * A window answers with exactly the reference's rows, or gives way holding the start of the
      * result order (what it holds comes first). Returns whether it answered.
@@ -299,9 +304,7 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       }
       for (const limits of CONTACT_TEST_LIMITS) {
         ran.length = 0;
-        const small = await searchContacts(ctx(spied, who, true), params, limits);
-        expect(small.items.map((r) => r.id)).toEqual(ids(contacts).slice(0, PAGE_SIZE));
-        expect(small.hasMore).toBe(contacts.length > PAGE_SIZE);
+        expectPageOf(await searchContacts(ctx(spied, who, true), params, limits), contacts);
         bump(counts, `contacts ${ran.join(' > ')}`);
       }
 
@@ -319,18 +322,15 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       }
 
       for (const gin of [false, true]) {
-        const c = await searchContacts(ctx(db, who, gin), params);
-        expect(c.items.map((r) => r.id)).toEqual(ids(contacts).slice(0, PAGE_SIZE));
-        expect(c.hasMore).toBe(contacts.length > PAGE_SIZE);
-        const v = await searchConversations(ctx(db, who, gin), params, { ...CONVERSATION_LIMITS, candidateCap: CAP });
-        expect(v.items.map((r) => r.id)).toEqual(ids(conversations).slice(0, PAGE_SIZE));
-        expect(v.hasMore).toBe(conversations.length > PAGE_SIZE);
+        expectPageOf(await searchContacts(ctx(db, who, gin), params), contacts);
+        expectPageOf(
+          await searchConversations(ctx(db, who, gin), params, { ...CONVERSATION_LIMITS, candidateCap: CAP }),
+          conversations,
+        );
       }
       for (const limits of CONVERSATION_TEST_LIMITS) {
         ran.length = 0;
-        const small = await searchConversations(ctx(spied, who, true), params, limits);
-        expect(small.items.map((r) => r.id)).toEqual(ids(conversations).slice(0, PAGE_SIZE));
-        expect(small.hasMore).toBe(conversations.length > PAGE_SIZE);
+        expectPageOf(await searchConversations(ctx(spied, who, true), params, limits), conversations);
         bump(counts, `conversations ${ran.join(' > ')}`);
       }
       const articleParams = { q: params.q, page: params.page };
@@ -367,9 +367,7 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
           }
         }
         for (const gin of [false, true]) {
-          const a = await searchArticles(ctx(db, who, gin), articleParams, ARTICLE_LIMITS);
-          expect(a.items.map((r) => r.id)).toEqual(ids(ranked).slice(0, PAGE_SIZE));
-          expect(a.hasMore).toBe(ranked.length > PAGE_SIZE);
+          expectPageOf(await searchArticles(ctx(db, who, gin), articleParams, ARTICLE_LIMITS), ranked);
         }
       }
     };

@@ -125,14 +125,16 @@ function displayIdsHolding(q: string, account: string, cap: string, p: SqlParams
   return { ctes, ids, fits: '(SELECT fits FROM dfits)' };
 }
 
+/** The sizes one statement uses (a window's length, the candidates' caps). */
+type QueryLimits = Pick<ConversationLimits, 'window' | 'candidateCap' | 'displayIdCap'>;
+
 export function buildConversationsQuery(
   access: Pick<AccessContext, 'accountId' | 'inboxIds'>,
   params: ConversationsParams,
   strategy: ConversationStrategy = 'scan',
-  limits: Pick<ConversationLimits, 'window' | 'candidateCap'> &
-    Partial<Pick<ConversationLimits, 'displayIdCap'>> = CONVERSATION_LIMITS,
+  limits: QueryLimits = CONVERSATION_LIMITS,
 ): SqlQuery {
-  const { window: windowRows, candidateCap, displayIdCap = DISPLAY_ID_CAP } = limits;
+  const { window: windowRows, candidateCap, displayIdCap } = limits;
   const p = new SqlParams();
   const account = p.add(access.accountId);
   const accessible = [
@@ -306,7 +308,7 @@ async function tryStrategy(
   ctx: SearchContext,
   params: ConversationsParams,
   strategy: ConversationStrategy,
-  limits: Pick<ConversationLimits, 'window' | 'candidateCap'>,
+  limits: QueryLimits,
 ): Promise<{ rows?: ConversationRow[]; tableRows?: number | null; returned: number }> {
   const rows = await ctx.db.query<MaybeConversationRow>(
     buildConversationsQuery(ctx.access, params, strategy, limits),
