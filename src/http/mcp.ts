@@ -125,6 +125,8 @@ export async function handleMcp(ctx: RequestContext): Promise<void> {
     res.writeHead(202).end();
     return;
   }
+  // The tool calls' log lines, written once the response is.
+  const logLines: Array<() => void> = [];
   const server = createMcpServer({
     deps: app.deps,
     config: app.config,
@@ -132,10 +134,15 @@ export async function handleMcp(ctx: RequestContext): Promise<void> {
     token,
     version: app.version,
     onToolCall: (e) => metrics.observeToolCall(e.tool, e.status, e.durationMs / 1000),
+    afterAnswer: (line) => logLines.push(line),
   });
-  const answers = (await Promise.all(messages.map((m) => server.receive(m)))).filter((a) => a !== undefined);
-  // Every request cancelled by a notification of the same batch: nothing left to answer.
-  if (answers.length === 0) res.writeHead(202).end();
-  // One answer is one response object (as the SDK's transport answers a batch of one).
-  else sendJson(res, 200, answers.length === 1 ? answers[0] : answers);
+  try {
+    const answers = (await Promise.all(messages.map((m) => server.receive(m)))).filter((a) => a !== undefined);
+    // Every request cancelled by a notification of the same batch: nothing left to answer.
+    if (answers.length === 0) res.writeHead(202).end();
+    // One answer is one response object (as the SDK's transport answers a batch of one).
+    else sendJson(res, 200, answers.length === 1 ? answers[0] : answers);
+  } finally {
+    for (const line of logLines) line();
+  }
 }

@@ -50,8 +50,10 @@ export async function callTool(
     return toToolError(error, log);
   } finally {
     const durationMs = +(performance.now() - started).toFixed(1);
-    log.info({ event: 'tool_call', status, ms: durationMs, ...facts }, 'tool call');
     opts.onToolCall?.({ tool, status, durationMs });
+    const line = () => log.info({ event: 'tool_call', status, ms: durationMs, ...facts }, 'tool call');
+    if (opts.afterAnswer) opts.afterAnswer(line);
+    else line();
   }
 }
 
