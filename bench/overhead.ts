@@ -6,7 +6,10 @@
  *   peak RSS (VmHWM), median of `--spawns` runs;
  * - per-call fixed cost: for cheap queries, (one plain JSON-RPC `tools/call` POST to /mcp) − (the
  *   same search run directly through the core in-process, access resolved once), and the same for
- *   the REST route; paired, alternating order, median over `--calls` pairs.
+ *   the REST route; paired, alternating order, median over `--calls` pairs. Each surface is called
+ *   through two clients: a minimal keep-alive HTTP client (perf/rawhttp.ts: the server's own
+ *   cost, the figure the targets use) and `fetch` (undici, what most clients use: its own
+ *   per-request work included). GET /healthz through both shows what the clients themselves take.
  *
  * Run: `npm run build && npm run bench:build && node dist-bench/bench/overhead.js`
  * Options: --database-url URL (default sd_bench_m), --token T, --account N, --spawns N, --calls N,
@@ -22,8 +25,10 @@ import { createPostgresEngine } from '../src/search/messages/postgres.js';
 import type { MessageEngines } from '../src/search/messages/index.js';
 import { parseParams, type Operation } from '../src/search/params.js';
 import { runSearch } from '../src/search/service.js';
+import { RawHttp } from './perf/rawhttp.js';
 import { CLI, cliEnv, startServer } from './perf/server.js';
 import { median, ms, quantile } from './perf/stats.js';
+import type { Overhead } from './run/results.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -144,36 +149,82 @@ const CHEAP: Cheap[] = [
 
 let rpcId = 1;
 
-async function mcpPost(base: string, c: Cheap): Promise<number> {
-  const started = performance.now();
-  const res = await fetch(`${base}/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
-      api_access_token: TOKEN,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: rpcId++,
-      method: 'tools/call',
-      params: { name: c.tool, arguments: { ...c.args, account_id: ACCOUNT } },
-    }),
+const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-06-18',
+  api_access_token: TOKEN,
+};
+
+const mcpBody = (c: Cheap) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: rpcId++,
+    method: 'tools/call',
+    params: { name: c.tool, arguments: { ...c.args, account_id: ACCOUNT } },
   });
-  const text = await res.text();
-  const elapsed = performance.now() - started;
-  if (!res.ok || text.includes('"isError":true') || text.includes('"error"')) throw new Error(`MCP ${res.status}: ${text}`);
-  return elapsed;
+
+const restPath = (c: Cheap) => `/api/v1/accounts/${ACCOUNT}/search/${c.rest}`;
+
+function checkMcp(status: number, text: string): void {
+  if (status !== 200 || text.includes('"isError":true') || text.includes('"error"')) throw new Error(`MCP ${status}: ${text}`);
 }
 
-async function restGet(base: string, c: Cheap): Promise<number> {
-  const started = performance.now();
-  const res = await fetch(`${base}/api/v1/accounts/${ACCOUNT}/search/${c.rest}`, { headers: { api_access_token: TOKEN } });
-  const text = await res.text();
-  const elapsed = performance.now() - started;
-  if (!res.ok) throw new Error(`REST ${res.status}: ${text}`);
-  return elapsed;
+function checkRest(status: number, text: string): void {
+  if (status !== 200) throw new Error(`REST ${status}: ${text}`);
+}
+
+/** One surface call through one client: resolves with its ms. */
+type Call = (c: Cheap) => Promise<number>;
+
+function fetchClient(base: string): { mcp: Call; rest: Call; healthz: () => Promise<number> } {
+  return {
+    async mcp(c) {
+      const started = performance.now();
+      const res = await fetch(`${base}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: mcpBody(c) });
+      const text = await res.text();
+      const elapsed = performance.now() - started;
+      checkMcp(res.status, text);
+      return elapsed;
+    },
+    async rest(c) {
+      const started = performance.now();
+      const res = await fetch(`${base}${restPath(c)}`, { headers: { api_access_token: TOKEN } });
+      const text = await res.text();
+      const elapsed = performance.now() - started;
+      checkRest(res.status, text);
+      return elapsed;
+    },
+    async healthz() {
+      const started = performance.now();
+      await (await fetch(`${base}/healthz`)).text();
+      return performance.now() - started;
+    },
+  };
+}
+
+function rawClient(raw: RawHttp): { mcp: Call; rest: Call; healthz: () => Promise<number> } {
+  return {
+    async mcp(c) {
+      const started = performance.now();
+      const res = await raw.request('POST', '/mcp', MCP_HEADERS, mcpBody(c));
+      const elapsed = performance.now() - started;
+      checkMcp(res.status, res.body);
+      return elapsed;
+    },
+    async rest(c) {
+      const started = performance.now();
+      const res = await raw.request('GET', restPath(c), { api_access_token: TOKEN });
+      const elapsed = performance.now() - started;
+      checkRest(res.status, res.body);
+      return elapsed;
+    },
+    async healthz() {
+      const started = performance.now();
+      await raw.request('GET', '/healthz', {});
+      return performance.now() - started;
+    },
+  };
 }
 
 async function main(): Promise<void> {
@@ -209,67 +260,68 @@ async function main(): Promise<void> {
   };
 
   const server = await startServer(cliEnv({ DATABASE_URL, LOG_LEVEL: opts['log-level'] }));
+  const raw = new RawHttp(new URL(server.url));
+  const clients = { raw: rawClient(raw), fetch: fetchClient(server.url) };
+  type Side = 'direct' | 'mcpRaw' | 'restRaw' | 'mcpFetch' | 'restFetch';
   const rows: string[] = [];
-  const jsonRows: Array<Record<string, number | string>> = [];
-  const allMcp: number[] = [];
-  const allRest: number[] = [];
+  const jsonRows: Overhead['rows'] = [];
+  const all = { mcpRaw: [] as number[], restRaw: [] as number[], mcpFetch: [] as number[], restFetch: [] as number[] };
+  const healthz = { raw: [] as number[], fetch: [] as number[] };
   try {
     for (const c of CHEAP) {
-      for (let i = 0; i < 20; i++) {
-        await direct(c);
-        await mcpPost(server.url, c);
-        await restGet(server.url, c);
-      }
-      const d: number[] = [];
-      const m: number[] = [];
-      const r: number[] = [];
-      const mo: number[] = [];
-      const ro: number[] = [];
+      const calls: Record<Side, () => Promise<number>> = {
+        direct: () => direct(c),
+        mcpRaw: () => clients.raw.mcp(c),
+        restRaw: () => clients.raw.rest(c),
+        mcpFetch: () => clients.fetch.mcp(c),
+        restFetch: () => clients.fetch.rest(c),
+      };
+      const sides = Object.keys(calls) as Side[];
+      for (let i = 0; i < 20; i++) for (const side of sides) await calls[side]();
+      const t = Object.fromEntries(sides.map((side) => [side, [] as number[]])) as Record<Side, number[]>;
+      const over = { mcpRaw: [] as number[], restRaw: [] as number[], mcpFetch: [] as number[], restFetch: [] as number[] };
       for (let i = 0; i < CALLS; i++) {
-        // Alternate the order so neither side always runs on a freshly warmed connection.
-        let dt: number, mt: number, rt: number;
-        if (i % 2 === 0) {
-          dt = await direct(c);
-          mt = await mcpPost(server.url, c);
-          rt = await restGet(server.url, c);
-        } else {
-          rt = await restGet(server.url, c);
-          mt = await mcpPost(server.url, c);
-          dt = await direct(c);
-        }
-        d.push(dt);
-        m.push(mt);
-        r.push(rt);
-        mo.push(mt - dt);
-        ro.push(rt - dt);
+        // Alternate the order so no side always runs on a freshly warmed connection.
+        const got = {} as Record<Side, number>;
+        for (const side of i % 2 === 0 ? sides : [...sides].reverse()) got[side] = await calls[side]();
+        for (const side of sides) t[side].push(got[side]);
+        for (const side of Object.keys(over) as Array<keyof typeof over>) over[side].push(got[side] - got.direct);
+        healthz.raw.push(await clients.raw.healthz());
+        healthz.fetch.push(await clients.fetch.healthz());
       }
-      allMcp.push(...mo);
-      allRest.push(...ro);
+      for (const side of Object.keys(over) as Array<keyof typeof over>) all[side].push(...over[side]);
       jsonRows.push({
         label: c.label,
-        coreP50: median(d),
-        mcpP50: median(m),
-        mcpOverheadP50: median(mo),
-        restP50: median(r),
-        restOverheadP50: median(ro),
+        coreP50: median(t.direct),
+        mcpP50: median(t.mcpRaw),
+        mcpOverheadP50: median(over.mcpRaw),
+        restP50: median(t.restRaw),
+        restOverheadP50: median(over.restRaw),
+        mcpFetchOverheadP50: median(over.mcpFetch),
+        restFetchOverheadP50: median(over.restFetch),
       });
       rows.push(
-        `| ${c.label} | ${ms(median(d))} | ${ms(median(m))} | ${ms(median(mo))} | ${ms(quantile(mo, 0.9))} | ${ms(median(r))} | ${ms(median(ro))} | ${ms(quantile(ro, 0.9))} |`,
+        `| ${c.label} | ${ms(median(t.direct))} | ${ms(median(t.mcpRaw))} | ${ms(median(over.mcpRaw))} | ${ms(quantile(over.mcpRaw, 0.9))} | ${ms(median(over.mcpFetch))} | ${ms(median(t.restRaw))} | ${ms(median(over.restRaw))} | ${ms(quantile(over.restRaw, 0.9))} | ${ms(median(over.restFetch))} |`,
       );
     }
   } finally {
+    raw.close();
     await server.stop();
     await db.close();
   }
 
   if (opts.json) {
-    const summary = {
+    const summary: Overhead = {
       coldStartMs: starts,
       coldStartMedianMs: median(starts),
       coldStartPeakRssMb: median(rss),
       bareNodeMs: median(bare),
-      mcpOverheadMedianMs: median(allMcp),
-      restOverheadMedianMs: median(allRest),
+      mcpOverheadMedianMs: median(all.mcpRaw),
+      restOverheadMedianMs: median(all.restRaw),
+      mcpFetchOverheadMedianMs: median(all.mcpFetch),
+      restFetchOverheadMedianMs: median(all.restFetch),
+      healthzRawMs: median(healthz.raw),
+      healthzFetchMs: median(healthz.fetch),
       rows: jsonRows,
     };
     process.stdout.write(`${JSON.stringify(summary)}\n`);
@@ -282,11 +334,13 @@ async function main(): Promise<void> {
       `(min ${ms(Math.min(...starts))}, max ${ms(Math.max(...starts))}), CPU mean ${ms(cpu.reduce((a, b) => a + b, 0) / cpu.length)} ms; peak RSS median ${median(rss).toFixed(1)} MB ` +
       `(max ${Math.max(...rss).toFixed(1)} MB); bare \`node -e ''\` median ${ms(median(bare))} ms`,
     '',
-    `per-call fixed cost, ${CALLS} paired calls per query (ms; overhead = surface − core in-process):`,
+    `per-call fixed cost, ${CALLS} paired calls per query (ms; overhead = surface − core in-process; minimal client unless "fetch"):`,
     '',
-    '| query | core p50 | MCP POST p50 | MCP overhead p50 | MCP overhead p90 | REST p50 | REST overhead p50 | REST overhead p90 |',
-    '|---|---|---|---|---|---|---|---|',
+    '| query | core p50 | MCP POST p50 | MCP overhead p50 | MCP overhead p90 | MCP overhead, fetch, p50 | REST p50 | REST overhead p50 | REST overhead p90 | REST overhead, fetch, p50 |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
+    '',
+    `GET /healthz (no core, no token): minimal client ${ms(median(healthz.raw))} ms, fetch ${ms(median(healthz.fetch))} ms median.`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
 }

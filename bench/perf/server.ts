@@ -4,6 +4,7 @@
  * cold start (spawn → first tools/list answer).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { RawHttp } from './rawhttp.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,6 +67,7 @@ export function startServer(env: Record<string, string>, timeoutMs = 30_000): Pr
             child,
             warnings,
             async stop() {
+              closeRawClients(entry.url as string);
               if (child.exitCode === null) child.kill('SIGTERM');
               await exited;
             },
@@ -120,40 +122,48 @@ export async function callTool(client: Client, accountId: number, q: BenchQuery,
 }
 
 let rawId = 1;
+const rawClients = new Map<string, RawHttp>();
 
 /**
- * The same tools/call as one plain JSON-RPC POST to /mcp (fetch, keep-alive), without the SDK
- * client's request machinery and result parsing: what the server's surface costs on its own.
+ * The same tools/call as one plain JSON-RPC POST to /mcp, without the SDK client's request
+ * machinery and result parsing, through the minimal keep-alive client (rawhttp.ts): what the
+ * server's surface costs on its own.
  */
 export async function rawCall(baseUrl: string, token: string, accountId: number, q: BenchQuery): Promise<CallOutcome> {
+  let client = rawClients.get(baseUrl);
+  if (!client) rawClients.set(baseUrl, (client = new RawHttp(new URL(baseUrl))));
   const started = performance.now();
   try {
-    const res = await fetch(new URL('/mcp', baseUrl), {
-      method: 'POST',
-      headers: {
+    const res = await client.request(
+      'POST',
+      '/mcp',
+      {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         'mcp-protocol-version': '2025-06-18',
         api_access_token: token,
       },
-      body: JSON.stringify({
+      JSON.stringify({
         jsonrpc: '2.0',
         id: rawId++,
         method: 'tools/call',
         params: { name: q.tool, arguments: { ...q.args, account_id: accountId } },
       }),
-    });
-    const text = await res.text();
+    );
     const ms = performance.now() - started;
-    const body = JSON.parse(text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '{}')) as {
-      result?: { isError?: boolean };
-      error?: { message?: string };
-    };
-    if (!res.ok || body.error || body.result?.isError) return { ms, ok: false, error: `raw ${res.status} ${text.slice(0, 160)}` };
+    const body = JSON.parse(res.body) as { result?: { isError?: boolean }; error?: { message?: string } };
+    if (res.status !== 200 || body.error || body.result?.isError)
+      return { ms, ok: false, error: `raw ${res.status} ${res.body.slice(0, 160)}` };
     return { ms, ok: true };
   } catch (err) {
     return { ms: performance.now() - started, ok: false, error: (err as Error).message.slice(0, 200) };
   }
+}
+
+/** Closes the minimal clients of a server that is stopping. */
+export function closeRawClients(baseUrl: string): void {
+  rawClients.get(baseUrl)?.close();
+  rawClients.delete(baseUrl);
 }
 
 /** VmRSS of a process in MB, or NaN when it is gone. */

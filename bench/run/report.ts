@@ -329,7 +329,7 @@ export function report(r: Results): string {
     "Direct = the same search without the MCP surface, measured right next to each MCP call: the core's SQL builders on a pg Pool with the server's session settings, " +
       "message ids from the engine's own request (SQL, or the query DSL through the Elasticsearch/OpenSearch client), then the core's record SQL. " +
       'Ratio = MCP ÷ direct; overhead (SDK) = median of (SDK callTool − direct) over paired calls; ' +
-      "overhead (server) = median of (the same tools/call as one plain JSON-RPC POST with fetch − direct), i.e. the server surface without the SDK client's own request and result handling.",
+      "overhead (server) = median of (the same tools/call as one plain JSON-RPC POST − direct, through a minimal keep-alive HTTP client, bench/perf/rawhttp.ts), i.e. the server surface without the SDK client's (or fetch's) own request and result handling.",
     '',
     table(
       [
@@ -454,11 +454,33 @@ export function report(r: Results): string {
     out.push(
       '`bench/overhead.js` (run by the bench on the same database): stdio cold start = spawn of `node dist/cli.js` (DATABASE_URL, SEARCHDESK_ACCESS_TOKEN) to the answer of `tools/list`, ' +
         `median ${ms(o.coldStartMedianMs)} ms over ${o.coldStartMs.length} spawns (${o.coldStartMs.map((v) => ms(v)).join(', ')} ms), peak RSS ${ms(o.coldStartPeakRssMb)} MB; ` +
-        `a bare \`node -e ''\` took ${ms(o.bareNodeMs)} ms at the same time. Fixed cost per call = (plain JSON-RPC POST to /mcp, or the REST GET) − (the same search in-process through the core), paired, median:`,
+        `a bare \`node -e ''\` took ${ms(o.bareNodeMs)} ms at the same time. Fixed cost per call = (plain JSON-RPC POST to /mcp, or the REST GET) − (the same search in-process through the core), paired, median, ` +
+        "through a minimal keep-alive HTTP client (bench/perf/rawhttp.ts: the server's own cost) and through fetch (undici: its own per-request work included)" +
+        (o.healthzRawMs !== undefined
+          ? `; GET /healthz, which reaches neither the core nor the token check, took ${ms(o.healthzRawMs)} ms through the minimal client and ${ms(o.healthzFetchMs ?? Number.NaN)} ms through fetch:`
+          : ':'),
       '',
       table(
-        ['Query', 'Core p50 ms', 'MCP POST p50 ms', 'MCP fixed cost p50 ms', 'REST p50 ms', 'REST fixed cost p50 ms'],
-        o.rows.map((x) => [x.label, ms(x.coreP50), ms(x.mcpP50), ms(x.mcpOverheadP50), ms(x.restP50), ms(x.restOverheadP50)]),
+        [
+          'Query',
+          'Core p50 ms',
+          'MCP POST p50 ms',
+          'MCP fixed cost p50 ms',
+          'MCP fixed cost, fetch, p50 ms',
+          'REST p50 ms',
+          'REST fixed cost p50 ms',
+          'REST fixed cost, fetch, p50 ms',
+        ],
+        o.rows.map((x) => [
+          x.label,
+          ms(x.coreP50),
+          ms(x.mcpP50),
+          ms(x.mcpOverheadP50),
+          ms(x.mcpFetchOverheadP50 ?? Number.NaN),
+          ms(x.restP50),
+          ms(x.restOverheadP50),
+          ms(x.restFetchOverheadP50 ?? Number.NaN),
+        ]),
       ),
       '',
     );

@@ -19,8 +19,15 @@ export interface Overhead {
   coldStartMedianMs: number;
   coldStartPeakRssMb: number;
   bareNodeMs: number;
+  /** Fixed cost through the minimal client (bench/perf/rawhttp.ts): the server's own. */
   mcpOverheadMedianMs: number;
   restOverheadMedianMs: number;
+  /** The same through fetch (undici): its own per-request work included. */
+  mcpFetchOverheadMedianMs?: number;
+  restFetchOverheadMedianMs?: number;
+  /** GET /healthz round trip through each client: what the clients themselves take. */
+  healthzRawMs?: number;
+  healthzFetchMs?: number;
   rows: Array<{
     label: string;
     coreP50: number;
@@ -28,6 +35,8 @@ export interface Overhead {
     mcpOverheadP50: number;
     restP50: number;
     restOverheadP50: number;
+    mcpFetchOverheadP50?: number;
+    restFetchOverheadP50?: number;
   }>;
 }
 

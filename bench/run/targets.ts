@@ -128,13 +128,13 @@ export function targets(r: Results): Target[] {
       key: 'default-variant',
     },
     {
-      name: 'fixed cost per call, MCP over HTTP (overhead.js: JSON-RPC POST − core in-process, median)',
+      name: 'fixed cost per call, MCP over HTTP (overhead.js: JSON-RPC POST − core in-process, minimal client, median)',
       limit: 2,
       unit: 'ms',
       measured: r.overhead?.mcpOverheadMedianMs ?? Number.NaN,
     },
     {
-      name: 'fixed cost per call, REST (overhead.js: GET − core in-process, median)',
+      name: 'fixed cost per call, REST (overhead.js: GET − core in-process, minimal client, median)',
       limit: 2,
       unit: 'ms',
       measured: r.overhead?.restOverheadMedianMs ?? Number.NaN,
