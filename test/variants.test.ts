@@ -29,7 +29,13 @@ import {
   type ArticleStrategy,
   type WalkStep,
 } from '../src/search/articles.js';
-import { buildContactsQuery, searchContacts, type ContactStrategy, type ContactWindowRest } from '../src/search/contacts.js';
+import {
+  buildContactsQuery,
+  searchContacts,
+  type ContactLimits,
+  type ContactStrategy,
+  type ContactWindowRest,
+} from '../src/search/contacts.js';
 import type { SearchContext } from '../src/search/context.js';
 import {
   buildConversationsQuery,
@@ -121,13 +127,14 @@ const WALK_TEST_LIMITS = [
   { window: 8, candidateCap: 40, contentWindow: 30 },
 ];
 /**
- * And for contacts (the large account has 2,000): first windows of 40 and 20, so a common term
- * fills the page from one, a rarer one from a longer window, and a rare one goes to the trigram
- * index; the second set's longer windows are too short (room 0.6) so that they often give way.
+ * And for contacts (the large account has 2,000): first windows of 40 and 20 when the statistics
+ * do not size them, so a common term fills the page from one, a rarer one from a longer window,
+ * and a rare one goes to the trigram index; the second set's windows are too short (room 0.6) so
+ * that they often give way.
  */
-const CONTACT_TEST_LIMITS: WindowLimits[] = [
-  { window: 40, walkCap: 1_000, room: 1.5 },
-  { window: 20, walkCap: 1_000, room: 0.6 },
+const CONTACT_TEST_LIMITS: ContactLimits[] = [
+  { window: 40, walkCap: 1_000, room: 1.5, fetchCost: 4 },
+  { window: 20, walkCap: 1_000, room: 0.6, fetchCost: 4 },
 ];
 /**
  * The display ids a digit term's candidates enumerate: few enough for a term of three digits or
@@ -217,6 +224,14 @@ describe('the article strategies that read a trigram index', () => {
   });
 });
 
+describe('the contacts trigram statement', () => {
+  it('reads the trigram index with the patterns hidden from the planner', async () => {
+    const plan = await steeredPlan(buildContactsQuery(access.admin, { q: 'garcia' }, 'trigram'));
+    expect(plan).toContain('index_contacts_on_name_email_phone_number_identifier');
+    expect(plan).not.toContain('garcia');
+  });
+});
+
 type Counts = Record<string, number>;
 const bump = (counts: Counts, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
 
@@ -256,6 +271,11 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       ping: () => db.ping(),
       close: () => db.close(),
       query: (q, label) => (ran.push(label ?? ''), db.query(q, label)),
+    };
+    // The same without statistics: their statement fails, so the searches plan without them.
+    const noStats: Db = {
+      ...spied,
+      query: (q, label) => (label?.startsWith('statistics') ? Promise.reject(new Error('no statistics')) : spied.query(q, label)),
     };
     const conversationRows = (
       who: 'admin' | 'agent',
@@ -302,11 +322,14 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
           } else bump(counts, 'contacts window rest gave way');
         }
       }
-      for (const limits of CONTACT_TEST_LIMITS) {
-        ran.length = 0;
-        expectPageOf(await searchContacts(ctx(spied, who, true), params, limits), contacts);
-        bump(counts, `contacts ${ran.join(' > ')}`);
-      }
+      for (const limits of CONTACT_TEST_LIMITS)
+        for (const searchDb of [spied, noStats]) {
+          ran.length = 0;
+          expectPageOf(await searchContacts(ctx(searchDb, who, true), params, limits), contacts);
+          const statements = ran.filter((label) => !label.startsWith('statistics')).join(' > ');
+          bump(counts, `contacts ${statements}`);
+          bump(counts, `contacts ${statements} ${searchDb === noStats ? 'without' : 'with'} statistics`);
+        }
 
       const conversations = await conversationRows(who, params, 'scan');
       for (const size of [undefined, ...CONVERSATION_TEST_LIMITS.map((l) => l.window)]) {
@@ -398,6 +421,10 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       'contacts search_contacts_window > search_contacts_trigram',
       'contacts search_contacts_trigram',
       'contacts search_contacts_walk',
+      'contacts search_contacts_window with statistics',
+      'contacts search_contacts_trigram with statistics',
+      'contacts search_contacts_window without statistics',
+      'contacts search_contacts_window > search_contacts_trigram without statistics',
       'conversations search_conversations_window',
       'conversations search_conversations_window > search_conversations_window',
       'conversations search_conversations_window > search_conversations_candidates',

@@ -5,6 +5,7 @@ import { toPage, type Page, type SearchContext } from './context.js';
 import { PAGE_SIZE, type ContactsParams } from './params.js';
 import type { ContactRecord } from './records.js';
 import { epoch, longerWindow, pageClause, tableRows, timeBounds, windowCanHold, type WindowLimits } from './sql.js';
+import { estimateShare, tableStats, type TableStats } from './statistics.js';
 import { hasTrigram, looksSpecific, rowMatch, substringMatch } from './text.js';
 
 export interface ContactRow {
@@ -33,17 +34,27 @@ export type ContactStrategy =
   | 'trigram';
 
 /**
- * Rows of the newest-first window tried first: its matches also tell how common the term is.
- * Small, since a term it does not settle pays for all of it before the next statement: 250 rows
- * settle any term in one contact of 16 or more, and a rarer one's matches still show how far to walk.
+ * Rows of the first window when the statistics cannot size it: its matches also tell how common
+ * the term is. Small, since a term it does not settle pays for all of it before the next
+ * statement: 250 rows settle any term in one contact of 16 or more, and a rarer one's matches
+ * still show how far to walk.
  */
 export const CONTACT_WINDOW = 250;
 
-/** The longest second window: past it, the trigram index is the bounded choice whatever the estimate. */
+/** The longest window: past it, the trigram index is the bounded choice whatever the estimate. */
 export const CONTACT_WALK_CAP = 20_000;
 
 /** The sizes searchContacts works with (tests lower them to reach every path on small data). */
-export const CONTACT_LIMITS: WindowLimits = { window: CONTACT_WINDOW, walkCap: CONTACT_WALK_CAP, room: 1.5 };
+export interface ContactLimits extends WindowLimits {
+  /**
+   * What the trigram index pays for a row it fetches, against a row a window tests: the bitmap's
+   * heap read and the recheck of four columns, and the posting lists of the term's trigrams
+   * (common ones, such as those of a domain, are long), against one test of the columns joined.
+   */
+  fetchCost: number;
+}
+
+export const CONTACT_LIMITS: ContactLimits = { window: CONTACT_WINDOW, walkCap: CONTACT_WALK_CAP, room: 3, fetchCost: 4 };
 
 const COLUMNS = `c.id, c.name, c.email, c.phone_number, c.identifier, c.additional_attributes,
            ${epoch('c.created_at')} AS created_at, ${epoch('c.last_activity_at')} AS last_activity_at`;
@@ -76,7 +87,10 @@ export function buildContactsQuery(
     ...timeBounds('c.last_activity_at', params.since, params.until, p),
   ];
   if (strategy === 'window') return { text: windowStatement(params, scope, window, p), values: p.values };
-  const match = substringMatch(COLUMN_REFS, params.q, p);
+  // The trigram strategy's patterns come from a subquery: planning then does not run them over
+  // the columns' statistics (a third of a millisecond for four columns), an estimate that could
+  // only ever choose a scan instead of the index.
+  const match = substringMatch(COLUMN_REFS, params.q, p, strategy === 'trigram');
   const page = pageClause(params.page ?? 1, PAGE_SIZE, p);
   let text: string;
   if (strategy === 'trigram') {
@@ -141,30 +155,62 @@ export function toContactRecord(row: ContactRow): ContactRecord {
 }
 
 /**
+ * The rows of the first window (0: the trigram index first). The statistics tell how common the
+ * term is (estimateShare): the window fills the page after about need ÷ share rows, while the
+ * index fetches about share × the table's rows, each dearer than a row the window tests
+ * (fetchCost). When the window is the cheaper, it is `room` times its estimate, up to the cap.
+ * When the index is, a first window of `window` rows still goes first: a share estimated from a
+ * hundred sampled values is rough, and a window's matches are a sample of this account's newest
+ * contacts, which then decides between a longer window and the index (longerWindow). A term no
+ * sampled value holds, or that looks specific, goes to the index; without statistics the first
+ * window is `window` rows.
+ */
+export function firstContactWindow(
+  params: ContactsParams,
+  stats: TableStats | undefined,
+  limits: ContactLimits = CONTACT_LIMITS,
+): number {
+  const page = params.page ?? 1;
+  if (looksSpecific(params.q)) return 0;
+  const sample = windowCanHold(page, limits.window) ? limits.window : 0;
+  const share = stats && estimateShare(stats, CONTACT_COLUMNS, params.q);
+  if (share === undefined || stats === undefined) return sample;
+  if (share === 0) return 0;
+  const expected = (page * PAGE_SIZE + 1) / share;
+  if (expected > limits.walkCap || expected > share * stats.rows * limits.fetchCost) return sample;
+  return Math.max(sample, Math.min(limits.walkCap, Math.ceil(expected * limits.room)));
+}
+
+/**
  * A term without a trigram (fewer than three letters or digits in a row) walks in order: the
- * trigram index cannot narrow it. A specific-looking term goes to the trigram index. Any other
- * term first walks the newest contacts (a window: cheap, and exact when it holds the page plus
- * one row); when that gives way, what the window saw decides between a longer window and the
- * trigram index (longerWindow), and the trigram index answers whatever is left.
+ * trigram index cannot narrow it. Any other term first reads a window of the newest contacts, as
+ * long as the statistics say the page needs (firstContactWindow; none for a term they find rare),
+ * exact when it holds the page plus one row; when it does not, what it saw decides between a
+ * longer window that continues it and the trigram index (longerWindow), and the trigram index
+ * answers whatever is left.
  */
 export async function searchContacts(
   ctx: SearchContext,
   params: ContactsParams,
-  limits: WindowLimits = CONTACT_LIMITS,
+  limits: ContactLimits = CONTACT_LIMITS,
 ): Promise<Page<ContactRecord>> {
-  const run = (strategy: ContactStrategy, window: number | ContactWindowRest = limits.window) =>
+  const run = (strategy: ContactStrategy, window?: number | ContactWindowRest) =>
     ctx.db.query<ContactRow>(buildContactsQuery(ctx.access, params, strategy, window), `search_contacts_${strategy}`);
   const done = (rows: ContactRow[]) => toPage(rows.map(toContactRecord));
   if (!hasTrigram(params.q)) return done(await run('walk'));
-  const page = params.page ?? 1;
-  if (!looksSpecific(params.q) && windowCanHold(page, limits.window)) {
-    const first = await run('window');
+  const stats = await tableStats(ctx.db, 'contacts', CONTACT_COLUMNS);
+  const window = firstContactWindow(params, stats, limits);
+  if (window > 0) {
+    const page = params.page ?? 1;
+    const first = await run('window', window);
     if (first.length > PAGE_SIZE) return done(first);
     // longerWindow asks for more only after a window that held some of the page's rows: all of
     // them, so the rest of the longer window adds its matches to those.
-    const longer = longerWindow(page, first.length, first[0]?.table_rows, limits, 0, true);
+    // The index's rows are weighed at fetchCost each: as many table rows that much dearer.
+    const rows = (stats?.rows ?? first[0]?.table_rows ?? 0) * limits.fetchCost;
+    const longer = longerWindow(page, first.length, rows, { ...limits, window }, 0, true);
     if (longer !== undefined) {
-      const rest = { skip: limits.window, rows: longer - limits.window, found: first.length };
+      const rest = { skip: window, rows: longer - window, found: first.length };
       const second = [...first, ...(await run('window', rest))];
       if (second.length > PAGE_SIZE) return done(second);
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ARTICLE_CONTENT_WINDOW, ARTICLE_WINDOW, articlePlan } from './articles.js';
-import { CONTACT_LIMITS } from './contacts.js';
+import { CONTACT_LIMITS, firstContactWindow } from './contacts.js';
+import { estimateShare, type ColumnStats, type TableStats } from './statistics.js';
 import { CONVERSATION_WINDOW, conversationPlan } from './conversations.js';
 import { longerWindow, windowCanHold } from './sql.js';
 import { looksSpecific } from './text.js';
@@ -81,32 +82,33 @@ describe('looksSpecific', () => {
 });
 
 describe('longerWindow', () => {
-  const { window } = CONTACT_LIMITS;
+  const LIMITS = { window: 250, walkCap: 20_000, room: 1.5 };
+  const { window } = LIMITS;
 
   it('goes to the trigram index when the first window saw no match or there is no estimate', () => {
-    expect(longerWindow(1, 0, 1_000_000, CONTACT_LIMITS)).toBeUndefined();
-    expect(longerWindow(1, 5, undefined, CONTACT_LIMITS)).toBeUndefined();
-    expect(longerWindow(1, 5, -1, CONTACT_LIMITS)).toBeUndefined();
+    expect(longerWindow(1, 0, 1_000_000, LIMITS)).toBeUndefined();
+    expect(longerWindow(1, 5, undefined, LIMITS)).toBeUndefined();
+    expect(longerWindow(1, 5, -1, LIMITS)).toBeUndefined();
   });
 
   it('walks further when the walk reads fewer rows than the trigram index would fetch', () => {
     // 10 matches in the window: the page needs about 1.6 windows; the index would fetch 1% of the table.
     const walk = Math.ceil(((16 * window) / 10) * 1.5);
-    expect(longerWindow(1, 10, 1_000_000, CONTACT_LIMITS)).toBe(walk);
+    expect(longerWindow(1, 10, 1_000_000, LIMITS)).toBe(walk);
     // A small table: the index fetches fewer rows than the walk reads.
-    expect(longerWindow(1, 10, (walk * window) / 10 - 1, CONTACT_LIMITS)).toBeUndefined();
+    expect(longerWindow(1, 10, (walk * window) / 10 - 1, LIMITS)).toBeUndefined();
   });
 
   it('counts the rows of earlier pages as matches and needs the whole page plus one', () => {
     const walk = Math.ceil(((31 * window) / 20) * 1.5);
-    expect(longerWindow(2, 5, 1_000_000, CONTACT_LIMITS)).toBe(walk);
+    expect(longerWindow(2, 5, 1_000_000, LIMITS)).toBe(walk);
   });
 
   it('weighs the index by the rows it fetches when more than the matches', () => {
     // 10 matches but 40 rows holding the word's trigrams: the index fetches 4% of the table.
     const walk = Math.ceil(((16 * window) / 10) * 1.5);
-    expect(longerWindow(1, 10, (walk * window) / 10 - 1, CONTACT_LIMITS, 40)).toBe(walk);
-    expect(longerWindow(1, 10, 1_000_000, CONTACT_LIMITS, 5)).toBe(walk);
+    expect(longerWindow(1, 10, (walk * window) / 10 - 1, LIMITS, 40)).toBe(walk);
+    expect(longerWindow(1, 10, 1_000_000, LIMITS, 5)).toBe(walk);
   });
 
   it('weighs a window that continues after the first by the rows still to read', () => {
@@ -155,5 +157,83 @@ describe('windowCanHold', () => {
     expect(windowCanHold(1, 15)).toBe(false);
     expect(windowCanHold(2, 31)).toBe(true);
     expect(windowCanHold(2, 30)).toBe(false);
+  });
+});
+
+describe('estimateShare', () => {
+  const column = (c: Partial<ColumnStats>): ColumnStats => ({ nullFrac: 0, common: [], histogram: [], ...c });
+  const stats = (columns: Record<string, ColumnStats>, rows = 1_000_000): TableStats => ({
+    rows,
+    columns: new Map(Object.entries(columns)),
+  });
+
+  it('adds the common values holding the term to the histogram share of the rest, folded', () => {
+    const s = stats({
+      name: column({
+        nullFrac: 0.1,
+        common: [
+          { value: 'sofia li', share: 0.2 },
+          { value: 'ana', share: 0.1 },
+        ],
+        // The rest, 60% of the rows, sampled by four bounds: one holds the term.
+        histogram: ['bob', 'sofía', 'zoë', 'josofia'],
+      }),
+    });
+    expect(estimateShare(s, ['name'], 'SOFIA')).toBeCloseTo(0.2 + 0.6 / 4);
+    expect(estimateShare(s, ['name'], 'nobody')).toBe(0);
+  });
+
+  it('takes the column holding the term most often, and has no estimate when a column has no statistics', () => {
+    const s = stats({ name: column({ histogram: ['ab', 'cd'] }), email: column({ histogram: ['ab', 'xy', 'zz', 'qq'] }) });
+    expect(estimateShare(s, ['name', 'email'], 'ab')).toBeCloseTo(0.5);
+    expect(estimateShare(s, ['name', 'email', 'phone_number'], 'ab')).toBeUndefined();
+  });
+});
+
+describe('firstContactWindow', () => {
+  const columns = (share: number): TableStats['columns'] =>
+    new Map(
+      ['name', 'email', 'phone_number', 'identifier'].map((c, i) => [
+        c,
+        {
+          nullFrac: 0,
+          common: [],
+          // 10,000 bounds, `share` of them holding "term" in the name column only.
+          histogram: Array.from({ length: 10_000 }, (_, j) => (i === 0 && j < share * 10_000 ? 'a term' : 'other')),
+        },
+      ]),
+    );
+  const at = (share: number, rows = 1_000_000): TableStats => ({ rows, columns: columns(share) });
+  const { window, walkCap } = CONTACT_LIMITS;
+
+  it('reads 3 times the rows the page is expected to need when that is cheaper than the index', () => {
+    // 2%: the page plus one row (16) after about 800 rows; the index would fetch 20,000 at 4 each.
+    expect(firstContactWindow({ q: 'term' }, at(0.02))).toBe(2_400);
+    // Page 2 needs 31 rows.
+    expect(firstContactWindow({ q: 'term', page: 2 }, at(0.02))).toBe(4_650);
+    // Never less than the sample window.
+    expect(firstContactWindow({ q: 'term' }, at(0.5))).toBe(window);
+  });
+
+  it('samples a first window when the index looks cheaper, and reads none for a term no sampled value holds', () => {
+    // 0.1% of 1,000,000: 1,000 rows fetched at 4 each, against 16,000 read.
+    expect(firstContactWindow({ q: 'term' }, at(0.001))).toBe(window);
+    // 1% of a table of 10,000: 100 fetched against 1,600 read.
+    expect(firstContactWindow({ q: 'term' }, at(0.01, 10_000))).toBe(window);
+    expect(firstContactWindow({ q: 'term' }, at(0))).toBe(0);
+    expect(firstContactWindow({ q: 'Mia Carter' }, at(0.5))).toBe(0);
+  });
+
+  it('never reads past the cap', () => {
+    // 0.1%: 16,000 rows expected, 48,000 with room: the cap.
+    expect(firstContactWindow({ q: 'term' }, at(0.001, 1e9))).toBe(walkCap);
+    // 0.05%: 32,000 expected, past the cap: the sample window.
+    expect(firstContactWindow({ q: 'term' }, at(0.0005, 1e9))).toBe(window);
+  });
+
+  it('reads the sample window without statistics, when it can hold the page', () => {
+    expect(firstContactWindow({ q: 'term' }, undefined)).toBe(window);
+    const deepest = Math.floor((window - 1) / 15);
+    expect(firstContactWindow({ q: 'term', page: deepest + 1 }, undefined)).toBe(0);
   });
 });

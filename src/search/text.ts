@@ -146,15 +146,21 @@ export function foldedRegex(folded: string): string {
  * thousands of rows where it would otherwise read 16 in order.) Every substring match of contacts
  * and conversations uses this.
  */
-export function substringMatch(columns: readonly string[], q: string, p: SqlParams): string {
-  const test = matchTest(q, p);
+export function substringMatch(columns: readonly string[], q: string, p: SqlParams, hidden = false): string {
+  const test = matchTest(q, p, hidden);
   return `(${columns.map((col) => `${col} ${test}`).join(' OR ')})`;
 }
 
-/** The one test substringMatch applies to each column: `ILIKE $n` or `~ $n`. */
-function matchTest(q: string, p: SqlParams): string {
+/**
+ * The one test substringMatch applies to each column: `ILIKE $n` or `~ $n`. A `hidden` pattern
+ * comes from a subquery, `ILIKE (SELECT $n::text)`: the planner does not see it, so it does not
+ * run it over the column's statistics to estimate the matches (the index still narrows with it);
+ * only for a statement whose plan does not depend on that estimate.
+ */
+function matchTest(q: string, p: SqlParams, hidden = false): string {
   const folded = foldCase(q);
-  return ASCII.test(folded) ? `ILIKE ${p.add(containsPattern(folded))}` : `~ ${p.add(foldedRegex(folded))}`;
+  const [op, pattern] = ASCII.test(folded) ? ['ILIKE', containsPattern(folded)] : ['~', foldedRegex(folded)];
+  return hidden ? `${op} (SELECT ${p.add(pattern)}::text)` : `${op} ${p.add(pattern)}`;
 }
 
 /** Joins the columns of rowMatch: no caller's term holds it, so no match can span two columns. */

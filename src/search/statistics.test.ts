@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { Db, SqlQuery } from '../db/db.js';
+import { STATS_TTL_MS, tableStats } from './statistics.js';
+
+/** A Db answering the statistics statement with `rows`, or failing when `fail` is set; counts its calls. */
+function fakeDb(rows: () => object[], fail: () => boolean = () => false) {
+  const calls: SqlQuery[] = [];
+  const db: Db = {
+    kind: 'pg',
+    query: <R extends object>(q: SqlQuery) => {
+      calls.push(q);
+      return fail() ? Promise.reject(new Error('down')) : Promise.resolve(rows() as R[]);
+    },
+    ping: () => Promise.resolve(),
+    close: () => Promise.resolve(),
+  };
+  return { db, calls };
+}
+
+const row = (attname: string, hist: string[]) => ({
+  attname,
+  null_frac: 0,
+  mcv: ['Ana'],
+  mcf: [0.5],
+  hist,
+  table_rows: 1000,
+});
+
+describe('tableStats', () => {
+  it('reads once per TTL, folds the values, and answers with the copy in hand while a newer one loads', async () => {
+    let hist = ['Bob'];
+    const { db, calls } = fakeDb(() => [row('name', hist)]);
+    const first = await tableStats(db, 'contacts', ['name'], 1_000);
+    expect(first?.rows).toBe(1000);
+    expect(first?.columns.get('name')).toEqual({ nullFrac: 0, common: [{ value: 'ana', share: 0.5 }], histogram: ['bob'] });
+    expect(await tableStats(db, 'contacts', ['name'], 1_000 + STATS_TTL_MS - 1)).toBe(first);
+    expect(calls).toHaveLength(1);
+
+    hist = ['Zoë'];
+    // Past the TTL: the old copy now, the new one from the next call on.
+    expect(await tableStats(db, 'contacts', ['name'], 1_000 + STATS_TTL_MS)).toBe(first);
+    await new Promise((r) => setImmediate(r));
+    const second = await tableStats(db, 'contacts', ['name'], 1_000 + STATS_TTL_MS + 1);
+    expect(second?.columns.get('name')?.histogram).toEqual(['zoë']);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('keeps the last statistics when a read fails, and has none when the first read fails', async () => {
+    let down = false;
+    const { db } = fakeDb(
+      () => [row('name', ['Bob'])],
+      () => down,
+    );
+    const first = await tableStats(db, 'contacts', ['name'], 0);
+    down = true;
+    await tableStats(db, 'contacts', ['name'], STATS_TTL_MS);
+    await new Promise((r) => setImmediate(r));
+    expect(await tableStats(db, 'contacts', ['name'], STATS_TTL_MS + 1)).toBe(first);
+
+    const { db: downDb } = fakeDb(
+      () => [],
+      () => true,
+    );
+    expect(await tableStats(downDb, 'contacts', ['name'], 0)).toBeUndefined();
+  });
+
+  it('has none for a table never analysed', async () => {
+    const { db } = fakeDb(() => []);
+    expect(await tableStats(db, 'contacts', ['name'], 0)).toBeUndefined();
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * How common a term is, from the statistics Postgres already keeps (pg_stats: each column's most
+ * common values with their frequencies and a histogram of the rest, from ANALYZE's sample) — what
+ * the planner itself knows of a `%q%` match, read once and applied deliberately. A search uses it
+ * to choose how far to walk in result order before the trigram index answers, with no statement
+ * spent on the choice. The estimate decides speed only: every plan it picks returns the same rows.
+ */
+import type { Db } from '../db/db.js';
+import { foldCase } from './text.js';
+
+/** What pg_stats holds of one column, its values folded as every comparison folds them. */
+export interface ColumnStats {
+  /** Share of NULLs (they never match). */
+  nullFrac: number;
+  /** Most common values and the share of rows holding each. */
+  common: Array<{ value: string; share: number }>;
+  /** Histogram bounds: a sample of the values outside `common`. */
+  histogram: string[];
+}
+
+export interface TableStats {
+  /** The planner's estimate of the table's rows (pg_class.reltuples; 0 when never analysed). */
+  rows: number;
+  /** Columns with statistics; a column missing here has none. */
+  columns: Map<string, ColumnStats>;
+}
+
+/** How long statistics are used before they are read again (ANALYZE refreshes them rarely). */
+export const STATS_TTL_MS = 5 * 60_000;
+
+interface CacheEntry {
+  /** The last statistics read (undefined: the table had none). */
+  stats: TableStats | undefined;
+  loadedAt: number;
+  /** A read under way. */
+  loading?: Promise<TableStats | undefined>;
+}
+
+const cache = new WeakMap<Db, Map<string, CacheEntry>>();
+
+interface StatsRow {
+  attname: string;
+  null_frac: number | null;
+  mcv: string[] | null;
+  mcf: number[] | null;
+  hist: string[] | null;
+  table_rows: number | null;
+}
+
+async function load(db: Db, table: string, columns: readonly string[]): Promise<TableStats | undefined> {
+  const rows = await db.query<StatsRow>(
+    {
+      // anyarray → text → text[]: the values as text whatever the column's type.
+      text: `SELECT s.attname::text AS attname, s.null_frac::float8 AS null_frac,
+                    s.most_common_vals::text::text[] AS mcv, s.most_common_freqs::float8[] AS mcf,
+                    s.histogram_bounds::text::text[] AS hist,
+                    (SELECT greatest(c.reltuples, 0)::float8 FROM pg_class c WHERE c.oid = $1::regclass) AS table_rows
+             FROM pg_stats s
+             WHERE s.schemaname = (SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                                   WHERE c.oid = $1::regclass)
+               AND s.tablename = $2 AND s.attname = ANY($3::text[]) AND NOT s.inherited`,
+      values: [table, table, columns],
+    },
+    `statistics_${table}`,
+  );
+  if (rows.length === 0) return undefined;
+  const stats: TableStats = { rows: rows[0]?.table_rows ?? 0, columns: new Map() };
+  for (const r of rows) {
+    const freqs = r.mcf ?? [];
+    stats.columns.set(r.attname, {
+      nullFrac: r.null_frac ?? 0,
+      common: (r.mcv ?? []).map((value, i) => ({ value: foldCase(value), share: freqs[i] ?? 0 })),
+      histogram: (r.hist ?? []).map(foldCase),
+    });
+  }
+  return stats;
+}
+
+/**
+ * The statistics of `table`'s `columns`, read at most once per STATS_TTL_MS per database: the
+ * first search waits for them, later ones get the copy in hand while a newer one loads. Undefined
+ * when the table has none (never analysed, or they cannot be read): the caller plans without them.
+ */
+export async function tableStats(
+  db: Db,
+  table: string,
+  columns: readonly string[],
+  now = Date.now(),
+): Promise<TableStats | undefined> {
+  let tables = cache.get(db);
+  if (!tables) cache.set(db, (tables = new Map<string, CacheEntry>()));
+  const key = `${table}(${columns.join(',')})`;
+  const entry = tables.get(key);
+  if (entry?.loading) return entry.loadedAt ? entry.stats : entry.loading;
+  if (entry && now - entry.loadedAt < STATS_TTL_MS) return entry.stats;
+  const next: CacheEntry = { stats: entry?.stats, loadedAt: entry?.loadedAt ?? 0 };
+  // A failed read keeps what was there (none on a first read) and is tried again after the TTL.
+  next.loading = load(db, table, columns).then(
+    (stats) => stats,
+    () => next.stats,
+  );
+  void next.loading.then((stats) => tables.set(key, { stats, loadedAt: now }));
+  tables.set(key, next);
+  return next.loadedAt ? next.stats : next.loading;
+}
+
+/** Share of one column's rows holding `folded` as a substring, from its common values and histogram. */
+function columnShare(col: ColumnStats, folded: string): number {
+  let common = 0;
+  let commonTotal = 0;
+  for (const c of col.common) {
+    commonTotal += c.share;
+    if (c.value.includes(folded)) common += c.share;
+  }
+  const rest = Math.max(0, 1 - col.nullFrac - commonTotal);
+  if (col.histogram.length === 0 || rest === 0) return common;
+  let hits = 0;
+  for (const v of col.histogram) if (v.includes(folded)) hits++;
+  return common + (rest * hits) / col.histogram.length;
+}
+
+/**
+ * Estimated share of rows in which `q` (folded) is a substring of any of `columns`: the share of
+ * the column that holds it most often, since a term is rarely in two unrelated columns and often
+ * in related ones (an email made of the name: adding the two would count it twice). Undefined
+ * when some column has no statistics. 0 means no sampled value holds the term: it is rarer than
+ * the sample can tell (about 1 in 100 or fewer).
+ */
+export function estimateShare(stats: TableStats, columns: readonly string[], q: string): number | undefined {
+  const folded = foldCase(q);
+  let share = 0;
+  for (const name of columns) {
+    const col = stats.columns.get(name);
+    if (!col) return undefined;
+    share = Math.max(share, Math.min(1, columnShare(col, folded)));
+  }
+  return share;
+}
