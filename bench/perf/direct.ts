@@ -60,16 +60,21 @@ export class Direct {
     this.corePool = new pg.Pool({ connectionString: databaseUrl, max: 10, options: sessionOptions(statementTimeoutMs, true) });
   }
 
-  /** A Db over the plain pool, only to resolve access with the core's own query. */
+  private db?: Db;
+
+  /**
+   * A Db over the core's pool, one for the run: the core keeps what it reads once per database
+   * (statistics, the index catalog) by its Db, as the server keeps one for its life.
+   */
   private asDb(): Db {
-    return {
+    return (this.db ??= {
       kind: 'pg',
       query: async <R extends object>(q: SqlQuery) => (await this.corePool.query(q.text, q.values)).rows as R[],
       ping: async () => {
         await this.corePool.query('SELECT 1');
       },
       close: async () => {},
-    };
+    });
   }
 
   async resolve(role: Role, token: string, accountId: number): Promise<AccessContext> {

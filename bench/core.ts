@@ -1,0 +1,119 @@
+/**
+ * `npm run bench:core`: searchdesk's core against the help desk's own SQL, query by query, with no
+ * server — the quick loop for working on a plan. Samples the same workload as `npm run bench`, puts
+ * the same index layout in place (searchdesk's `db indexes`, the help desk's combined contact index),
+ * then for each query alternates the help desk's statement with the core's search (strategy choice
+ * and record reads included, on sessions set up as the server's) and prints the medians, the
+ * speed-up (help desk ÷ core) and the geo-mean per tool and per kind of query. Nothing is written.
+ */
+import { parseArgs } from 'node:util';
+import { elasticsearchEngine, postgresEngine, type DirectEngine } from './perf/direct.js';
+import { runHelpdesk } from './perf/helpdesk.js';
+import { TOOL_NAMES, type ToolName } from './perf/workload.js';
+import { median } from './perf/stats.js';
+import { log, type Args } from './run/args.js';
+import { openBench, preparePostgresIndexes, sampleWorkload, setGin } from './run/data.js';
+
+const HELP = `Usage: npm run bench:core -- --scale S|M|L [options]
+
+  --database-url URL       Bench database (default: postgres://postgres@127.0.0.1:5432/sd_bench_<scale>)
+  --tools LIST             Comma-separated tools (default: contacts,conversations,messages,articles)
+  --elasticsearch-url URL  Messages through Elasticsearch (alias sdbench_messages_<scale>) instead of the Postgres engine
+  --per-tool N             Sampled queries per tool (default 40)
+  --reps N                 Alternating runs per query after one warm-up (default 5)
+  --default                The default variant (search_with_gin off) instead of the index-backed one
+  --filter TEXT            Only queries whose kind or arguments contain TEXT
+`;
+
+const short = (t: ToolName) => t.replace('search_', '');
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      scale: { type: 'string' },
+      'database-url': { type: 'string' },
+      tools: { type: 'string', default: 'contacts,conversations,messages,articles' },
+      'elasticsearch-url': { type: 'string' },
+      'per-tool': { type: 'string', default: '40' },
+      reps: { type: 'string', default: '5' },
+      default: { type: 'boolean', default: false },
+      filter: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const scale = values.scale;
+  if (values.help || (scale !== 'S' && scale !== 'M' && scale !== 'L')) {
+    process.stdout.write(HELP);
+    process.exitCode = values.help ? 0 : 2;
+    return;
+  }
+  const tools = values.tools.split(',').map((t) => `search_${t.trim()}` as ToolName);
+  for (const t of tools) if (!TOOL_NAMES.includes(t)) throw new Error(`unknown tool ${short(t)}`);
+  const args = {
+    scale,
+    databaseUrl: values['database-url'] ?? `postgres://postgres@127.0.0.1:5432/sd_bench_${scale.toLowerCase()}`,
+    seed: 1,
+    perTool: Number(values['per-tool']),
+  } as Args;
+  const reps = Number(values.reps);
+  const gin = !values.default;
+
+  const bench = await openBench(args);
+  let engine: DirectEngine | undefined;
+  try {
+    const workload = await sampleWorkload(args, bench, []);
+    await preparePostgresIndexes(args, bench);
+    await setGin(bench.direct, gin);
+    const { direct } = bench;
+    engine = values['elasticsearch-url']
+      ? elasticsearchEngine(values['elasticsearch-url'], `sdbench_messages_${scale.toLowerCase()}`)
+      : postgresEngine(direct.corePool);
+    const rows: string[] = [];
+    const byKind = new Map<string, number[]>();
+    for (const tool of tools) {
+      const speedups: number[] = [];
+      for (const q of workload.byTool[tool]) {
+        if (values.filter && !`${q.kind} ${JSON.stringify(q.args)}`.includes(values.filter)) continue;
+        const access = direct.accessOf(q.role);
+        await runHelpdesk(direct.pool, access, q);
+        await direct.run(q, { gin, engine });
+        const hd: number[] = [];
+        const core: number[] = [];
+        for (let i = 0; i < reps; i++) {
+          if (i % 2 === 0) {
+            hd.push(await runHelpdesk(direct.pool, access, q));
+            core.push(await direct.run(q, { gin, engine }));
+          } else {
+            core.push(await direct.run(q, { gin, engine }));
+            hd.push(await runHelpdesk(direct.pool, access, q));
+          }
+        }
+        const s = median(hd) / median(core);
+        speedups.push(s);
+        const kind = `${short(tool)}: ${q.kind}`;
+        byKind.set(kind, [...(byKind.get(kind) ?? []), s]);
+        rows.push(
+          `${short(tool).padEnd(13)} ${q.role.padEnd(5)} ${JSON.stringify(q.args).padEnd(52)} hd ${median(hd).toFixed(2).padStart(8)}  core ${median(core).toFixed(2).padStart(7)}  ×${s.toFixed(2)}`,
+        );
+        process.stdout.write(`${rows[rows.length - 1]}\n`);
+      }
+      if (speedups.length)
+        process.stdout.write(
+          `== ${short(tool)}: geo-mean ×${geo(speedups).toFixed(2)}, worst ×${Math.min(...speedups).toFixed(2)}\n`,
+        );
+    }
+    process.stdout.write('\nBy kind (geo-mean, worst):\n');
+    for (const [kind, s] of byKind)
+      process.stdout.write(`  ${kind.padEnd(50)} ×${geo(s).toFixed(2)}  ×${Math.min(...s).toFixed(2)}\n`);
+  } finally {
+    await engine?.close();
+    await bench.close();
+  }
+}
+
+const geo = (xs: number[]) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
+
+main().catch((err: unknown) => {
+  log(`bench:core failed: ${(err as Error).message}`);
+  process.exitCode = 1;
+});
