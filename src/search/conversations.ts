@@ -6,7 +6,7 @@ import { SqlParams, type SqlQuery } from '../db/db.js';
 import type { AccessContext } from '../auth/access.js';
 import { INDEX, searchdeskIndexes } from '../db/catalog.js';
 import { toPage, type Page, type SearchContext } from './context.js';
-import { MESSAGE_JOINS, MESSAGE_JSON, searchableTypeClause, toMessageRecord, type MessageRow } from './messages/records.js';
+import { MESSAGE_JSON, MESSAGE_PROBES, searchableTypeClause, toMessageRecord, type MessageRow } from './messages/records.js';
 import { PAGE_SIZE, type ConversationsParams } from './params.js';
 import type { ConversationRecord } from './records.js';
 import { epoch, longerWindow, pageClause, tableRows, timeBounds, windowCanHold, type WindowLimits } from './sql.js';
@@ -223,7 +223,9 @@ export function buildConversationsQuery(
       ? 'FROM hits h JOIN conversations c ON c.id = h.id'
       : // One row even when nothing matched, so the caller always learns about an overflow.
         `FROM (SELECT ${overflow} AS overflow) meta LEFT JOIN hits h ON true LEFT JOIN conversations c ON c.id = h.id`;
-  // Find and page the ids first, then decorate only the rows of this page.
+  // Find and page the ids first, then decorate only the rows of this page, each decoration read by
+  // primary key (LIMIT 1 keeps a lateral probe from becoming a scan of a whole small table for
+  // every row); the latest message is chosen before its sender is read.
   const text = `
     WITH ${ctes}
     SELECT c.id, c.display_id, c.account_id, c.inbox_id, c.status,
@@ -237,15 +239,21 @@ export function buildConversationsQuery(
            ${strategy === 'window' ? tableRows('conversations') : 'NULL::float8'} AS table_rows
     ${from}
     LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.account_id = c.account_id
-    LEFT JOIN users u ON u.id = c.assignee_id
-    LEFT JOIN teams t ON t.id = c.team_id AND t.account_id = c.account_id
-    LEFT JOIN inboxes i ON i.id = c.inbox_id
+    LEFT JOIN LATERAL (
+      SELECT u.id, u.display_name, u.name, u.email FROM users u WHERE u.id = c.assignee_id LIMIT 1
+    ) u ON true
+    LEFT JOIN LATERAL (
+      SELECT t.id, t.name FROM teams t WHERE t.id = c.team_id AND t.account_id = c.account_id LIMIT 1
+    ) t ON true
+    LEFT JOIN LATERAL (SELECT i.name, i.channel_type FROM inboxes i WHERE i.id = c.inbox_id LIMIT 1) i ON true
     LEFT JOIN LATERAL (
       SELECT ${MESSAGE_JSON} AS latest_message
-      FROM messages m ${MESSAGE_JOINS}
-      WHERE m.conversation_id = c.id AND ${searchableTypeClause()}
-      ORDER BY m.created_at DESC, m.id DESC
-      LIMIT 1
+      FROM (
+        SELECT m.* FROM messages m
+        WHERE m.conversation_id = c.id AND ${searchableTypeClause()}
+        ORDER BY m.created_at DESC, m.id DESC
+        LIMIT 1
+      ) m ${MESSAGE_PROBES}
     ) lm ON true
     ORDER BY h.created_at DESC, h.id DESC`;
   return { text, values: p.values };

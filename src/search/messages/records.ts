@@ -80,6 +80,21 @@ export const MESSAGE_JOINS = `
   LEFT JOIN contacts sc ON m.sender_type = 'Contact' AND sc.id = m.sender_id AND sc.account_id = m.account_id
   LEFT JOIN users su ON m.sender_type = 'User' AND su.id = m.sender_id`;
 
+/**
+ * The same as MESSAGE_JOINS for a handful of messages (a conversation's latest): each one reads its
+ * conversation and sender by primary key (LIMIT 1 keeps each probe a subquery the planner cannot
+ * turn into a hash of the whole users table, built again for every message).
+ */
+export const MESSAGE_PROBES = `
+  LEFT JOIN LATERAL (SELECT cv.display_id FROM conversations cv WHERE cv.id = m.conversation_id LIMIT 1) cv ON true
+  LEFT JOIN LATERAL (
+    SELECT sc.name FROM contacts sc
+    WHERE m.sender_type = 'Contact' AND sc.id = m.sender_id AND sc.account_id = m.account_id LIMIT 1
+  ) sc ON true
+  LEFT JOIN LATERAL (
+    SELECT su.display_name, su.name FROM users su WHERE m.sender_type = 'User' AND su.id = m.sender_id LIMIT 1
+  ) su ON true`;
+
 const SENDER_TYPES: Record<string, 'contact' | 'user' | 'agent_bot'> = {
   Contact: 'contact',
   User: 'user',
