@@ -10,6 +10,8 @@ import { MESSAGE_JSON, MESSAGE_PROBES, searchableTypeClause, toMessageRecord, ty
 import { PAGE_SIZE, type ConversationsParams } from './params.js';
 import type { ConversationRecord } from './records.js';
 import { epoch, longerWindow, pageClause, tableRows, timeBounds, windowCanHold, type WindowLimits } from './sql.js';
+import { CONTACT_COLUMNS } from './contacts.js';
+import { estimateShare, tableStats, type TableStats } from './statistics.js';
 import { hasTrigram, looksSpecific, rowMatch, substringMatch } from './text.js';
 
 export interface ConversationRow {
@@ -93,7 +95,7 @@ export interface ConversationLimits extends WindowLimits {
 export const CONVERSATION_LIMITS: ConversationLimits = {
   window: CONVERSATION_WINDOW,
   walkCap: CONVERSATION_WALK_CAP,
-  room: 1.5,
+  room: 3,
   candidateCap: CANDIDATE_CAP,
   displayIdCap: DISPLAY_ID_CAP,
 };
@@ -309,6 +311,27 @@ export function conversationPlan(
   return window ? ['window', 'candidates', 'scan'] : ['candidates', 'scan'];
 }
 
+/**
+ * Rows of the first window. A conversation matches mostly through its contact, so the contacts'
+ * statistics tell how common a term is (estimateShare), among accessible conversations as among
+ * all: the window is `room` times the rows the page is expected to need, up to the cap — one
+ * statement for a term in a few percent of them, where a window of 1,000 would give way to a
+ * second. A term no sampled contact holds reads none (its few conversations come from the
+ * candidates); a term of digits (display ids), one expected past the cap, or a table without
+ * statistics reads `window` rows, whose matches then decide (longerWindow).
+ */
+export function firstConversationWindow(
+  params: ConversationsParams,
+  stats: TableStats | undefined,
+  limits: ConversationLimits = CONVERSATION_LIMITS,
+): number {
+  const share = stats && !canMatchDisplayId(params.q) ? estimateShare(stats, CONTACT_COLUMNS, params.q) : undefined;
+  if (share === undefined) return limits.window;
+  if (share === 0) return 0;
+  const expected = ((params.page ?? 1) * PAGE_SIZE + 1) / share;
+  return expected > limits.walkCap ? limits.window : Math.min(limits.walkCap, Math.ceil(expected * limits.room));
+}
+
 const isRow = (r: MaybeConversationRow): r is MaybeConversationRow & ConversationRow => r.id !== null;
 
 /** The rows of one strategy, or undefined when that strategy cannot tell the exact answer. */
@@ -344,11 +367,13 @@ async function tryStrategy(
 export async function searchConversations(
   ctx: SearchContext,
   params: ConversationsParams,
-  limits: ConversationLimits = CONVERSATION_LIMITS,
+  baseLimits: ConversationLimits = CONVERSATION_LIMITS,
 ): Promise<Page<ConversationRecord>> {
   if (ctx.access.inboxIds.length === 0) return { items: [], hasMore: false };
   const ordered = ctx.access.flags.searchWithGin || (await searchdeskIndexes(ctx.db)).has(INDEX.conversationsCreated);
   const done = (rows: ConversationRow[]) => toPage(rows.map(toConversationRecord));
+  const stats = ordered && hasTrigram(params.q) ? await tableStats(ctx.db, 'contacts', CONTACT_COLUMNS) : undefined;
+  const limits = { ...baseLimits, window: firstConversationWindow(params, stats, baseLimits) };
   for (const strategy of conversationPlan(params, ordered, limits.window)) {
     const first = await tryStrategy(ctx, params, strategy, limits);
     if (first.rows) return done(first.rows);

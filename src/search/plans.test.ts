@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ARTICLE_CONTENT_WINDOW, ARTICLE_WINDOW, articlePlan } from './articles.js';
 import { CONTACT_LIMITS, firstContactWindow } from './contacts.js';
 import { estimateShare, type ColumnStats, type TableStats } from './statistics.js';
-import { CONVERSATION_WINDOW, conversationPlan } from './conversations.js';
+import { CONVERSATION_LIMITS, CONVERSATION_WINDOW, conversationPlan, firstConversationWindow } from './conversations.js';
 import { longerWindow, windowCanHold } from './sql.js';
 import { looksSpecific } from './text.js';
 
@@ -235,5 +235,32 @@ describe('firstContactWindow', () => {
     expect(firstContactWindow({ q: 'term' }, undefined)).toBe(window);
     const deepest = Math.floor((window - 1) / 15);
     expect(firstContactWindow({ q: 'term', page: deepest + 1 }, undefined)).toBe(0);
+  });
+});
+
+describe('firstConversationWindow', () => {
+  const stats = (share: number): TableStats => ({
+    rows: 1_000_000,
+    columns: new Map(
+      ['name', 'email', 'phone_number', 'identifier'].map((c) => [
+        c,
+        { nullFrac: 0, common: [], histogram: Array.from({ length: 1_000 }, (_, j) => (j < share * 1_000 ? 'oliver' : 'x')) },
+      ]),
+    ),
+  });
+
+  it('reads 3 times the rows the contacts statistics say the page needs, up to the cap', () => {
+    // 1%: the page plus one row after 1,600 conversations.
+    expect(firstConversationWindow({ q: 'oliver' }, stats(0.01))).toBe(4_800);
+    expect(firstConversationWindow({ q: 'oliver' }, stats(0.004))).toBe(CONVERSATION_LIMITS.walkCap);
+  });
+
+  it('reads none for a term no sampled contact holds, and the fixed window otherwise', () => {
+    expect(firstConversationWindow({ q: 'oliver' }, stats(0))).toBe(0);
+    // 0.1%: 16,000 expected, past the cap: a first window whose matches decide.
+    expect(firstConversationWindow({ q: 'oliver' }, stats(0.001))).toBe(CONVERSATION_WINDOW);
+    expect(firstConversationWindow({ q: 'oliver' }, undefined)).toBe(CONVERSATION_WINDOW);
+    // Digits are display ids, which the contacts' statistics know nothing of.
+    expect(firstConversationWindow({ q: '123' }, stats(0))).toBe(CONVERSATION_WINDOW);
   });
 });
