@@ -317,15 +317,19 @@ export function conversationPlan(
  * all: the window is `room` times the rows the page is expected to need, up to the cap — one
  * statement for a term in a few percent of them, where a window of 1,000 would give way to a
  * second. A term no sampled contact holds reads none (its few conversations come from the
- * candidates); a term of digits (display ids), one expected past the cap, or a table without
- * statistics reads `window` rows, whose matches then decide (longerWindow).
+ * candidates); a term of digits (display ids), one expected past the cap, a search bounded by
+ * since/until, or a table without statistics reads `window` rows, whose matches then decide
+ * (longerWindow).
  */
 export function firstConversationWindow(
   params: ConversationsParams,
   stats: TableStats | undefined,
   limits: ConversationLimits = CONVERSATION_LIMITS,
 ): number {
-  const share = stats && !canMatchDisplayId(params.q) ? estimateShare(stats, CONTACT_COLUMNS, params.q) : undefined;
+  // since/until bound last_activity_at, not the created_at the window walks: the rows it reads
+  // past the bounds do not count, and a longer window can read much of the account to fill.
+  const bounded = params.since !== undefined || params.until !== undefined;
+  const share = stats && !bounded && !canMatchDisplayId(params.q) ? estimateShare(stats, CONTACT_COLUMNS, params.q) : undefined;
   if (share === undefined) return limits.window;
   if (share === 0) return 0;
   const expected = ((params.page ?? 1) * PAGE_SIZE + 1) / share;

@@ -260,6 +260,8 @@ describe('firstConversationWindow', () => {
     // 0.1%: 16,000 expected, past the cap: a first window whose matches decide.
     expect(firstConversationWindow({ q: 'oliver' }, stats(0.001))).toBe(CONVERSATION_WINDOW);
     expect(firstConversationWindow({ q: 'oliver' }, undefined)).toBe(CONVERSATION_WINDOW);
+    // A time bound on last_activity_at makes the created_at walk read rows that do not count.
+    expect(firstConversationWindow({ q: 'oliver', since: 1 }, stats(0.01))).toBe(CONVERSATION_WINDOW);
     // Digits are display ids, which the contacts' statistics know nothing of.
     expect(firstConversationWindow({ q: '123' }, stats(0))).toBe(CONVERSATION_WINDOW);
   });
