@@ -169,14 +169,15 @@ const COLUMN_SEPARATOR = '\u0001';
 /**
  * The same rows as substringMatch, for a filter on rows already read (a walk in result order):
  * one test on the columns joined by a separator that `q` does not contain, so a match cannot
- * span two of them (NULLs are skipped). The database folds and scans one text per row instead
- * of one per column: a walk filters its rows several times faster. No trigram index serves it,
- * so a statement using it walks whatever index gives its order. A `q` holding the separator
- * gets substringMatch.
+ * span two of them (NULLs are skipped), with the folded regular expression (foldedRegex), which
+ * is exact in every locale and which Postgres runs several times faster than ILIKE (a
+ * case-insensitive match lower-cases the whole text first): the database scans one text per row
+ * instead of one per column, with the cheaper test. No trigram index serves it, so a statement
+ * using it walks whatever index gives its order. A `q` holding the separator gets substringMatch.
  */
 export function rowMatch(columns: readonly string[], q: string, p: SqlParams): string {
   if (q.includes(COLUMN_SEPARATOR)) return substringMatch(columns, q, p);
-  return `concat_ws(chr(1), ${columns.join(', ')}) ${matchTest(q, p)}`;
+  return `concat_ws(chr(1), ${columns.join(', ')}) ~ ${p.add(foldedRegex(foldCase(q)))}`;
 }
 
 /**
