@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ARTICLE_CONTENT_WINDOW, ARTICLE_WINDOW, articlePlan } from './articles.js';
 import { CONTACT_LIMITS, firstContactWindow } from './contacts.js';
+import { firstMessageWindow, MESSAGE_LIMITS } from './messages/postgres.js';
 import { estimateShare, type ColumnStats, type TableStats } from './statistics.js';
 import { CONVERSATION_LIMITS, CONVERSATION_WINDOW, conversationPlan, firstConversationWindow } from './conversations.js';
 import { longerWindow, windowCanHold } from './sql.js';
@@ -264,5 +265,19 @@ describe('firstConversationWindow', () => {
     expect(firstConversationWindow({ q: 'oliver', since: 1 }, stats(0.01))).toBe(CONVERSATION_WINDOW);
     // Digits are display ids, which the contacts' statistics know nothing of.
     expect(firstConversationWindow({ q: '123' }, stats(0))).toBe(CONVERSATION_WINDOW);
+  });
+});
+
+describe('firstMessageWindow', () => {
+  const stats: TableStats = {
+    rows: 1_000_000,
+    columns: new Map([['content', { nullFrac: 0, common: [], histogram: ['where is my order', 'refund please', 'thanks'] }]]),
+  };
+
+  it('reads the small sample window only when no sampled message holds all the words', () => {
+    expect(firstMessageWindow(['order'], stats)).toBe(MESSAGE_LIMITS.window);
+    expect(firstMessageWindow(['order', 'refund'], stats)).toBe(MESSAGE_LIMITS.sample);
+    expect(firstMessageWindow(['trougil'], stats)).toBe(MESSAGE_LIMITS.sample);
+    expect(firstMessageWindow(['trougil'], undefined)).toBe(MESSAGE_LIMITS.window);
   });
 });
