@@ -274,9 +274,10 @@ describe('firstMessageWindow', () => {
     columns: new Map([['content', { nullFrac: 0, common: [], histogram: ['where is my order', 'refund please', 'thanks'] }]]),
   };
 
-  it('reads the small sample window only when no sampled message holds all the words', () => {
+  it('reads the small sample window only when some word is in no sampled message', () => {
     expect(firstMessageWindow(['order'], stats)).toBe(MESSAGE_LIMITS.window);
-    expect(firstMessageWindow(['order', 'refund'], stats)).toBe(MESSAGE_LIMITS.sample);
+    expect(firstMessageWindow(['order', 'refund'], stats)).toBe(MESSAGE_LIMITS.window);
+    expect(firstMessageWindow(['order', 'trougil'], stats)).toBe(MESSAGE_LIMITS.sample);
     expect(firstMessageWindow(['trougil'], stats)).toBe(MESSAGE_LIMITS.sample);
     expect(firstMessageWindow(['trougil'], undefined)).toBe(MESSAGE_LIMITS.window);
   });

@@ -163,8 +163,8 @@ export function buildWindowSampleQuery(query: MessageQuery, window: number): Sql
 }
 
 /**
- * Rows of the first window: `sample` when no message the statistics sampled holds all the words
- * (each word's share from messages.content's histogram, multiplied), else `window`.
+ * Rows of the first window: `sample` when some word is in no message the statistics sampled
+ * (messages.content's common values and histogram), else `window`.
  */
 export function firstMessageWindow(
   words: string[],
@@ -172,9 +172,8 @@ export function firstMessageWindow(
   limits: MessageLimits = MESSAGE_LIMITS,
 ): number {
   if (stats === undefined) return limits.window;
-  let share = 1;
-  for (const w of words) share *= estimateShare(stats, ['content'], w) ?? 1;
-  return share === 0 ? limits.sample : limits.window;
+  const unseen = words.some((w) => estimateShare(stats, ['content'], w) === 0);
+  return unseen ? limits.sample : limits.window;
 }
 
 /**
