@@ -3,7 +3,7 @@ import { SqlParams, type Db, type SqlQuery } from '../../db/db.js';
 import { PAGE_SIZE } from '../context.js';
 import { longerWindow, tableRows, timeBounds, windowCanHold, type WindowLimits } from '../sql.js';
 import { estimateShare, tableStats, type TableStats } from '../statistics.js';
-import { foldedRegex, hasTrigram, likePrefilter, prefilterTrigrams, wordStartRegex } from '../text.js';
+import { foldedRegex, hasTrigram, likePrefilter, looksSpecific, prefilterTrigrams, wordStartRegex } from '../text.js';
 import type { MessageEngine } from './engine.js';
 import type { MessageQuery } from './query.js';
 import { searchableTypeClause } from './records.js';
@@ -177,7 +177,8 @@ export function firstMessageWindow(
 }
 
 /**
- * Words without a trigram walk in order: the trigram index cannot narrow them. Otherwise the
+ * Words without a trigram walk in order: the trigram index cannot narrow them. A word shaped like
+ * a code or an id (looksSpecific) goes to the trigram index at once. Otherwise the
  * newest messages first (a window: cheap, and exact when it holds the page plus one row; a small
  * one for words the statistics never saw); when that gives way, what it saw decides between a
  * longer window and the trigram index (longerWindow: the walk it would take against the rows the
@@ -202,7 +203,10 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
     label: 'postgres',
     async findIds(query) {
       if (!query.words.some(hasTrigram)) return run(query, 'walk');
-      const window = firstMessageWindow(query.words, await tableStats(db, 'messages', ['content']), limits);
+      // A word shaped like an order or ticket code is in a handful of messages: the index answers.
+      const window = query.words.some(looksSpecific)
+        ? 0
+        : firstMessageWindow(query.words, await tableStats(db, 'messages', ['content']), limits);
       // A window is exact when it holds every row the page asks for (limit includes has_more's).
       if (windowCanHold(query.offset / PAGE_SIZE + 1, window)) {
         const first = await run(query, 'window', window);
