@@ -546,8 +546,11 @@ describe('the Postgres message engine', () => {
           }
           for (const limits of [MESSAGE_LIMITS, ...MESSAGE_TEST_LIMITS]) {
             ran.length = 0;
-            expect(await createPostgresEngine(spied, limits).findIds(query)).toEqual(walk);
+            const engine = createPostgresEngine(spied, limits);
+            expect(await engine.findIds(query)).toEqual(walk);
             bump(counts, ran.join(' > '));
+            // The same plan reading the records in its statements.
+            expect((await engine.findRows!(query)).map((r) => Number(r.id))).toEqual(walk);
           }
         },
       ),

@@ -33,6 +33,8 @@ export type EngineKind = 'postgres' | 'elasticsearch' | 'opensearch' | 'opensear
 export interface DirectEngine {
   kind: EngineKind;
   findIds(query: MessageQuery): Promise<number[]>;
+  /** The engine's own rows with their records, where it reads Postgres itself (as the server uses it). */
+  findRows?(query: MessageQuery): Promise<unknown[]>;
   close(): Promise<void>;
 }
 
@@ -116,6 +118,7 @@ export class Direct {
   private async messages(access: AccessContext, params: ReturnType<typeof parseParams<'messages'>>, engine: DirectEngine) {
     const query = buildMessageQuery(access, params, Date.now());
     if (!query) return [];
+    if (engine.findRows) return engine.findRows(query);
     const ids = (await engine.findIds(query)).slice(0, query.limit - 1);
     if (ids.length === 0) return [];
     const p = new SqlParams();
@@ -206,7 +209,12 @@ export function postgresEngine(pool: pg.Pool): DirectEngine {
     },
     close: async () => {},
   });
-  return { kind: 'postgres', findIds: (query) => engine.findIds(query), close: async () => {} };
+  return {
+    kind: 'postgres',
+    findIds: (query) => engine.findIds(query),
+    findRows: (query) => engine.findRows!(query),
+    close: async () => {},
+  };
 }
 
 export function elasticsearchEngine(url: string, index: string): DirectEngine {

@@ -1,5 +1,6 @@
 /** The message-engine seam: one module per engine (index format), each translating a MessageQuery. */
 import type { MessageQuery } from './query.js';
+import type { MessageRow } from './records.js';
 
 export type EngineName = 'postgres' | 'elasticsearch' | 'opensearch';
 
@@ -9,6 +10,11 @@ export interface MessageEngine {
   readonly label: string;
   /** Ids of matching messages, in order `created_at DESC, id DESC`, `query.limit` at most. */
   findIds(query: MessageQuery): Promise<number[]>;
+  /**
+   * The same messages as rows ready to be records, in the same statements (an engine that reads
+   * Postgres itself: no second read of the page by id).
+   */
+  findRows?(query: MessageQuery): Promise<MessageRow[]>;
   /** Resolves when the engine answers and its index is usable; throws otherwise. */
   check(): Promise<void>;
   close(): Promise<void>;

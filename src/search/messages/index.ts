@@ -81,6 +81,11 @@ export async function searchMessages(ctx: SearchContext, engines: MessageEngines
   if (!messageSearchEnabled(ctx, engines)) throw new SearchError('feature_disabled', MESSAGES.featureDisabled);
   const query = buildMessageQuery(ctx.access, params, ctx.now());
   if (!query) return { items: [], hasMore: false, engine: engines.primary.label };
+  if (engines.primary.findRows) {
+    // The engine reads Postgres itself: its rows are the records, read with the same filters.
+    const page = cutPage(await engines.primary.findRows(query));
+    return { items: page.items.map(toMessageRecord), hasMore: page.hasMore, engine: engines.primary.label };
+  }
   const { ids, engine } = await findIds(ctx, engines, query);
   // has_more comes from the engine's ids: a row dropped on re-reading must not hide a next page.
   const page = cutPage(ids);

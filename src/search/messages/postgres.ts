@@ -6,7 +6,7 @@ import { estimateShare, tableStats, type TableStats } from '../statistics.js';
 import { foldedRegex, hasTrigram, likePrefilter, looksSpecific, prefilterTrigrams, wordStartRegex } from '../text.js';
 import type { MessageEngine } from './engine.js';
 import type { MessageQuery } from './query.js';
-import { searchableTypeClause } from './records.js';
+import { MESSAGE_COLUMNS, MESSAGE_PROBES, searchableTypeClause, type MessageRow } from './records.js';
 
 type MessageFilters = Omit<MessageQuery, 'words' | 'text' | 'offset' | 'limit'>;
 
@@ -185,9 +185,27 @@ export function firstMessageWindow(
  * index would fetch), and the trigram index answers whatever is left.
  */
 export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIMITS): MessageEngine {
-  const run = async (query: MessageQuery, strategy: MessageStrategy, window?: number) => {
-    const rows = await db.query<{ id: number }>(buildMessageIdsQuery(query, strategy, window), `search_messages_pg_${strategy}`);
-    return rows.map((r) => Number(r.id));
+  /**
+   * Runs the plan; `read` runs one strategy's statement and returns its rows (ids alone, or rows
+   * with their records).
+   */
+  const plan = async <R>(query: MessageQuery, read: (strategy: MessageStrategy, window?: number) => Promise<R[]>) => {
+    if (!query.words.some(hasTrigram)) return read('walk');
+    // A word shaped like an order or ticket code is in a handful of messages: the index answers.
+    const window = query.words.some(looksSpecific)
+      ? 0
+      : firstMessageWindow(query.words, await tableStats(db, 'messages', ['content']), limits);
+    // A window is exact when it holds every row the page asks for (limit includes has_more's).
+    if (windowCanHold(query.offset / PAGE_SIZE + 1, window)) {
+      const first = await read('window', window);
+      if (first.length >= query.limit) return first;
+      const longer = await nextWindow(query, first.length, window);
+      if (longer !== undefined) {
+        const second = await read('window', longer);
+        if (second.length >= query.limit) return second;
+      }
+    }
+    return read('trigram');
   };
   const nextWindow = async (query: MessageQuery, returned: number, window: number) => {
     if (returned === 0) return undefined;
@@ -201,25 +219,32 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
   return {
     name: 'postgres',
     label: 'postgres',
-    async findIds(query) {
-      if (!query.words.some(hasTrigram)) return run(query, 'walk');
-      // A word shaped like an order or ticket code is in a handful of messages: the index answers.
-      const window = query.words.some(looksSpecific)
-        ? 0
-        : firstMessageWindow(query.words, await tableStats(db, 'messages', ['content']), limits);
-      // A window is exact when it holds every row the page asks for (limit includes has_more's).
-      if (windowCanHold(query.offset / PAGE_SIZE + 1, window)) {
-        const first = await run(query, 'window', window);
-        if (first.length >= query.limit) return first;
-        const longer = await nextWindow(query, first.length, window);
-        if (longer !== undefined) {
-          const second = await run(query, 'window', longer);
-          if (second.length >= query.limit) return second;
-        }
-      }
-      return run(query, 'trigram');
-    },
+    findIds: (query) =>
+      plan(query, async (strategy, window) => {
+        const q = buildMessageIdsQuery(query, strategy, window);
+        return (await db.query<{ id: number }>(q, `search_messages_pg_${strategy}`)).map((r) => Number(r.id));
+      }),
+    findRows: (query) =>
+      plan(query, (strategy, window) =>
+        db.query<MessageRow>(withRecords(buildMessageIdsQuery(query, strategy, window)), `search_messages_pg_${strategy}`),
+      ),
     check: () => db.ping(),
     async close() {},
+  };
+}
+
+/**
+ * An ids statement's page read as rows ready to be records, in the same statement: each message
+ * and its sender by primary key, in the page's order.
+ */
+export function withRecords(ids: SqlQuery): SqlQuery {
+  return {
+    text: `
+    SELECT ${MESSAGE_COLUMNS}
+    FROM (${ids.text}) page
+    JOIN LATERAL (SELECT * FROM messages m WHERE m.id = page.id LIMIT 1) m ON true
+    ${MESSAGE_PROBES}
+    ORDER BY m.created_at DESC, m.id DESC`,
+    values: ids.values,
   };
 }
