@@ -4,7 +4,7 @@ import type { AccessContext } from '../auth/access.js';
 import { toPage, type Page, type SearchContext } from './context.js';
 import { PAGE_SIZE, type ContactsParams } from './params.js';
 import type { ContactRecord } from './records.js';
-import { epoch, longerWindow, pageClause, tableRows, timeBounds, windowCanHold, type WindowLimits } from './sql.js';
+import { epoch, longerWindow, pageClause, shareWindow, tableRows, timeBounds, windowCanHold, type WindowLimits } from './sql.js';
 import { estimateShare, tableStats, type TableStats } from './statistics.js';
 import { hasTrigram, looksSpecific, rowMatch, substringMatch } from './text.js';
 
@@ -176,9 +176,9 @@ export function firstContactWindow(
   const share = stats && estimateShare(stats, CONTACT_COLUMNS, params.q);
   if (share === undefined || stats === undefined) return sample;
   if (share === 0) return 0;
-  const expected = (page * PAGE_SIZE + 1) / share;
-  if (expected > limits.walkCap || expected > share * stats.rows * limits.fetchCost) return sample;
-  return Math.max(sample, Math.min(limits.walkCap, Math.ceil(expected * limits.room)));
+  const { rows, expected } = shareWindow(page, share, limits);
+  if (rows === undefined || expected > share * stats.rows * limits.fetchCost) return sample;
+  return Math.max(sample, rows);
 }
 
 /**

@@ -9,7 +9,7 @@ import { toPage, type Page, type SearchContext } from './context.js';
 import { MESSAGE_JSON, MESSAGE_PROBES, searchableTypeClause, toMessageRecord, type MessageRow } from './messages/records.js';
 import { PAGE_SIZE, type ConversationsParams } from './params.js';
 import type { ConversationRecord } from './records.js';
-import { epoch, longerWindow, pageClause, tableRows, timeBounds, windowCanHold, type WindowLimits } from './sql.js';
+import { epoch, longerWindow, pageClause, shareWindow, tableRows, timeBounds, windowCanHold, type WindowLimits } from './sql.js';
 import { CONTACT_COLUMNS } from './contacts.js';
 import { estimateShare, tableStats, type TableStats } from './statistics.js';
 import { hasTrigram, looksSpecific, rowMatch, substringMatch } from './text.js';
@@ -332,8 +332,7 @@ export function firstConversationWindow(
   const share = stats && !bounded && !canMatchDisplayId(params.q) ? estimateShare(stats, CONTACT_COLUMNS, params.q) : undefined;
   if (share === undefined) return limits.window;
   if (share === 0) return 0;
-  const expected = ((params.page ?? 1) * PAGE_SIZE + 1) / share;
-  return expected > limits.walkCap ? limits.window : Math.min(limits.walkCap, Math.ceil(expected * limits.room));
+  return shareWindow(params.page ?? 1, share, limits).rows ?? limits.window;
 }
 
 const isRow = (r: MaybeConversationRow): r is MaybeConversationRow & ConversationRow => r.id !== null;

@@ -85,3 +85,15 @@ export function longerWindow(
   const fetched = (tableRowCount * Math.max(matched, candidates)) / limits.window;
   return cost <= fetched && walk <= limits.walkCap && walk > limits.window ? walk : undefined;
 }
+
+/**
+ * The rows a newest-first window reads for a term in `share` of the rows (estimated from the
+ * statistics): `limits.room` times the rows page `page` is expected to need (its rows plus the
+ * one telling has_more), up to the cap; undefined when even the expected rows pass the cap.
+ * `expected` is those rows, for a caller that weighs them against another strategy.
+ */
+export function shareWindow(page: number, share: number, limits: WindowLimits): { rows?: number; expected: number } {
+  const expected = (page * PAGE_SIZE + 1) / share;
+  if (expected > limits.walkCap) return { expected };
+  return { rows: Math.min(limits.walkCap, Math.ceil(expected * limits.room)), expected };
+}
