@@ -13,6 +13,7 @@ import { articlePlan, buildArticlesQuery, searchArticles } from '../../src/searc
 import { buildContactsQuery, searchContacts, type ContactStrategy } from '../../src/search/contacts.js';
 import type { SearchContext } from '../../src/search/context.js';
 import { createLogger } from '../../src/logger.js';
+
 import { buildConversationsQuery, searchConversations, type ConversationStrategy } from '../../src/search/conversations.js';
 import { createElasticsearchClient } from '../../src/search/messages/elasticsearch.js';
 import { buildMessageIdsQuery, createPostgresEngine, messageFilterClauses } from '../../src/search/messages/postgres.js';
@@ -25,6 +26,9 @@ import { buildMessageQuery, type MessageQuery } from '../../src/search/messages/
 import { parseParams, type Operation } from '../../src/search/params.js';
 import { splitWords } from '../../src/search/text.js';
 import type { BenchQuery, Role } from './workload.js';
+
+/** BENCH_TRACE=1: each statement of the core on stderr, to see which strategy answered and its cost. */
+const TRACE = process.env.BENCH_TRACE === '1';
 
 const SILENT = createLogger('silent');
 
@@ -69,14 +73,7 @@ export class Direct {
    * (statistics, the index catalog) by its Db, as the server keeps one for its life.
    */
   private asDb(): Db {
-    return (this.db ??= {
-      kind: 'pg',
-      query: async <R extends object>(q: SqlQuery) => (await this.corePool.query(q.text, q.values)).rows as R[],
-      ping: async () => {
-        await this.corePool.query('SELECT 1');
-      },
-      close: async () => {},
-    });
+    return (this.db ??= poolDb(this.corePool));
   }
 
   async resolve(role: Role, token: string, accountId: number): Promise<AccessContext> {
@@ -199,16 +196,29 @@ export class Direct {
   }
 }
 
-/** The Postgres engine's own plan (window, longer window, trigram index) on `pool`, as the server runs it. */
-export function postgresEngine(pool: pg.Pool): DirectEngine {
-  const engine = createPostgresEngine({
+/** A Db over a plain pool (statements traced on stderr with BENCH_TRACE=1). */
+function poolDb(pool: pg.Pool): Db {
+  return {
     kind: 'pg',
-    query: async <R extends object>(q: SqlQuery) => (await pool.query(q.text, q.values)).rows as R[],
+    query: async <R extends object>(q: SqlQuery, label?: string) => {
+      const started = performance.now();
+      const rows = (await pool.query(q.text, q.values)).rows as R[];
+      if (TRACE)
+        process.stderr.write(
+          `  [trace] ${label ?? 'query'} ${(performance.now() - started).toFixed(2)} ms, ${rows.length} rows\n`,
+        );
+      return rows;
+    },
     ping: async () => {
       await pool.query('SELECT 1');
     },
     close: async () => {},
-  });
+  };
+}
+
+/** The Postgres engine's own plan (window, longer window, trigram index) on `pool`, as the server runs it. */
+export function postgresEngine(pool: pg.Pool): DirectEngine {
+  const engine = createPostgresEngine(poolDb(pool));
   return {
     kind: 'postgres',
     findIds: (query) => engine.findIds(query),

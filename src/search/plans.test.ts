@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ARTICLE_CONTENT_WINDOW, ARTICLE_WINDOW, articlePlan } from './articles.js';
 import { CONTACT_LIMITS, firstContactWindow } from './contacts.js';
-import { firstMessageWindow, MESSAGE_LIMITS } from './messages/postgres.js';
+import { firstMessageStep, MESSAGE_LIMITS, scopeShare } from './messages/postgres.js';
+import type { MessageQuery } from './messages/query.js';
 import { estimateShare, type ColumnStats, type TableStats } from './statistics.js';
 import { CONVERSATION_LIMITS, CONVERSATION_WINDOW, conversationPlan, firstConversationWindow } from './conversations.js';
 import { longerWindow, windowCanHold } from './sql.js';
@@ -268,17 +269,76 @@ describe('firstConversationWindow', () => {
   });
 });
 
-describe('firstMessageWindow', () => {
+describe('firstMessageStep', () => {
+  // One account holding half the messages, in inboxes 1 (20% of the table) and 2 (30%).
   const stats: TableStats = {
     rows: 1_000_000,
-    columns: new Map([['content', { nullFrac: 0, common: [], histogram: ['where is my order', 'refund please', 'thanks'] }]]),
+    columns: new Map<string, ColumnStats>([
+      ['content', { nullFrac: 0, common: [], histogram: ['where is my order', 'refund please', 'thanks', 'order 2'] }],
+      ['account_id', { nullFrac: 0, common: [{ value: '1', share: 0.5 }], histogram: [], distinct: 2 }],
+      [
+        'inbox_id',
+        {
+          nullFrac: 0,
+          common: [
+            { value: '1', share: 0.2 },
+            { value: '2', share: 0.3 },
+          ],
+          histogram: [],
+          distinct: 2,
+        },
+      ],
+      ['sender_id', { nullFrac: 0, common: [], histogram: [], distinct: 10_000 }],
+    ]),
   };
+  const query = (words: string[], more: Partial<MessageQuery> = {}): MessageQuery => ({
+    accountId: 1,
+    inboxIds: [1, 2],
+    words,
+    text: words.join(' '),
+    since: 0,
+    until: undefined,
+    sender: undefined,
+    offset: 0,
+    limit: 16,
+    ...more,
+  });
 
-  it('reads the small sample window only when some word is in no sampled message', () => {
-    expect(firstMessageWindow(['order'], stats)).toBe(MESSAGE_LIMITS.window);
-    expect(firstMessageWindow(['order', 'refund'], stats)).toBe(MESSAGE_LIMITS.window);
-    expect(firstMessageWindow(['order', 'trougil'], stats)).toBe(MESSAGE_LIMITS.sample);
-    expect(firstMessageWindow(['trougil'], stats)).toBe(MESSAGE_LIMITS.sample);
-    expect(firstMessageWindow(['trougil'], undefined)).toBe(MESSAGE_LIMITS.window);
+  it("estimates the share of the account's messages the inboxes and the sender leave", () => {
+    expect(scopeShare(query(['order']), stats)).toBeCloseTo(1);
+    expect(scopeShare(query(['order'], { inboxIds: [1] }), stats)).toBeCloseTo(0.4);
+    // One sender of 10,000: 1 in 5,000 of the account's messages.
+    expect(scopeShare(query(['order'], { inboxIds: [1], sender: { type: 'User', id: '3' } }), stats)).toBeCloseTo(0.4 / 5_000);
+  });
+
+  it('reads the capped trigram matches when some word is in no sampled message, the sample window past the cap', () => {
+    // Past the cap: the 500,000 messages of the account hold 1,000 matches or more, so the page's
+    // 16 rows are within 8,000 of them, walked half again.
+    const capped = { strategy: 'capped', cap: MESSAGE_LIMITS.capped, then: 12_000 };
+    expect(firstMessageStep(query(['trougil']), stats)).toEqual(capped);
+    expect(firstMessageStep(query(['order', 'trougil']), stats)).toEqual(capped);
+    // Inbox 1 holds 200,000 of them: 3,200 rows, walked half again.
+    expect(firstMessageStep(query(['trougil'], { inboxIds: [1] }), stats)).toEqual({ ...capped, then: 4_800 });
+    const pastCap = { offset: Math.ceil(MESSAGE_LIMITS.capped / 15) * 15 };
+    expect(firstMessageStep(query(['trougil'], pastCap), stats)).toEqual({ strategy: 'window', window: MESSAGE_LIMITS.sample });
+  });
+
+  it("sizes the window for the page at the words' share in the scope, the index past the longest walk", () => {
+    // "order": half the sampled messages, all inboxes: the least window is plenty.
+    expect(firstMessageStep(query(['order']), stats)).toEqual({ strategy: 'window', window: MESSAGE_LIMITS.window });
+    // "refund" (1/4) in inbox 1 (2/5 of the account): 16 rows expected in 160, the least window.
+    expect(firstMessageStep(query(['refund'], { inboxIds: [1] }), stats)).toEqual({ strategy: 'window', window: 3_000 });
+    // Page 40 of it: 601 rows in 6,010, walked half again.
+    expect(firstMessageStep(query(['refund'], { inboxIds: [1], offset: 39 * 15 }), stats)).toEqual({
+      strategy: 'window',
+      window: Math.ceil(((40 * 15 + 1) / 0.1) * 1.5),
+    });
+    // One sender: 16 rows expected in 800,000, past the longest walk.
+    expect(firstMessageStep(query(['refund'], { sender: { type: 'User', id: '3' } }), stats)).toEqual({ strategy: 'trigram' });
+  });
+
+  it('goes to the index for a code, and walks the plain window without statistics', () => {
+    expect(firstMessageStep(query(['tck-50088']), stats)).toEqual({ strategy: 'trigram' });
+    expect(firstMessageStep(query(['trougil']), undefined)).toEqual({ strategy: 'window', window: MESSAGE_LIMITS.window });
   });
 });

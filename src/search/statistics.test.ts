@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Db, SqlQuery } from '../db/db.js';
-import { STATS_TTL_MS, tableStats } from './statistics.js';
+import { STATS_TTL_MS, tableStats, valuesShare, type TableStats } from './statistics.js';
 
 /** A Db answering the statistics statement with `rows`, or failing when `fail` is set; counts its calls. */
 function fakeDb(rows: () => object[], fail: () => boolean = () => false) {
@@ -22,6 +22,7 @@ const row = (attname: string, hist: string[]) => ({
   null_frac: 0,
   mcv: ['Ana'],
   mcf: [0.5],
+  n_distinct: -0.5,
   hist,
   table_rows: 1000,
 });
@@ -32,7 +33,13 @@ describe('tableStats', () => {
     const { db, calls } = fakeDb(() => [row('name', hist)]);
     const first = await tableStats(db, 'contacts', ['name'], 1_000);
     expect(first?.rows).toBe(1000);
-    expect(first?.columns.get('name')).toEqual({ nullFrac: 0, common: [{ value: 'ana', share: 0.5 }], histogram: ['bob'] });
+    // n_distinct -0.5: half the table's 1,000 rows are distinct values.
+    expect(first?.columns.get('name')).toEqual({
+      nullFrac: 0,
+      common: [{ value: 'ana', share: 0.5 }],
+      histogram: ['bob'],
+      distinct: 500,
+    });
     expect(await tableStats(db, 'contacts', ['name'], 1_000 + STATS_TTL_MS - 1)).toBe(first);
     expect(calls).toHaveLength(1);
 
@@ -67,5 +74,33 @@ describe('tableStats', () => {
   it('has none for a table never analysed', async () => {
     const { db } = fakeDb(() => []);
     expect(await tableStats(db, 'contacts', ['name'], 0)).toBeUndefined();
+  });
+});
+
+describe('valuesShare', () => {
+  const stats: TableStats = {
+    rows: 1_000,
+    columns: new Map([
+      // 5 and 7 are common (30% and 20%); 10% are NULL; the other 40% spread over 8 values.
+      [
+        'inbox_id',
+        {
+          nullFrac: 0.1,
+          common: [
+            { value: '5', share: 0.3 },
+            { value: '7', share: 0.2 },
+          ],
+          histogram: [],
+          distinct: 10,
+        },
+      ],
+    ]),
+  };
+
+  it("adds the common values' shares and an equal part of the rest for each other value", () => {
+    expect(valuesShare(stats, 'inbox_id', [5])).toBeCloseTo(0.3);
+    expect(valuesShare(stats, 'inbox_id', [5, 7, 7])).toBeCloseTo(0.5);
+    expect(valuesShare(stats, 'inbox_id', [5, 99])).toBeCloseTo(0.3 + 0.4 / 8);
+    expect(valuesShare(stats, 'sender_id', [5])).toBeUndefined();
   });
 });

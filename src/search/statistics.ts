@@ -16,6 +16,8 @@ export interface ColumnStats {
   common: Array<{ value: string; share: number }>;
   /** Histogram bounds: a sample of the values outside `common`. */
   histogram: string[];
+  /** Estimated distinct non-null values (absent or 0 when unknown). */
+  distinct?: number;
 }
 
 export interface TableStats {
@@ -44,6 +46,7 @@ interface StatsRow {
   mcv: string[] | null;
   mcf: number[] | null;
   hist: string[] | null;
+  n_distinct: number | null;
   table_rows: number | null;
 }
 
@@ -53,7 +56,7 @@ async function load(db: Db, table: string, columns: readonly string[]): Promise<
       // anyarray → text → text[]: the values as text whatever the column's type.
       text: `SELECT s.attname::text AS attname, s.null_frac::float8 AS null_frac,
                     s.most_common_vals::text::text[] AS mcv, s.most_common_freqs::float8[] AS mcf,
-                    s.histogram_bounds::text::text[] AS hist,
+                    s.histogram_bounds::text::text[] AS hist, s.n_distinct::float8 AS n_distinct,
                     (SELECT greatest(c.reltuples, 0)::float8 FROM pg_class c WHERE c.oid = $1::regclass) AS table_rows
              FROM pg_stats s
              WHERE s.schemaname = (SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -67,10 +70,14 @@ async function load(db: Db, table: string, columns: readonly string[]): Promise<
   const stats: TableStats = { rows: rows[0]?.table_rows ?? 0, columns: new Map() };
   for (const r of rows) {
     const freqs = r.mcf ?? [];
+    const nullFrac = r.null_frac ?? 0;
+    // n_distinct < 0: a share of the (non-null) rows rather than a count.
+    const nDistinct = r.n_distinct ?? 0;
     stats.columns.set(r.attname, {
-      nullFrac: r.null_frac ?? 0,
+      nullFrac,
       common: (r.mcv ?? []).map((value, i) => ({ value: foldCase(value), share: freqs[i] ?? 0 })),
       histogram: (r.hist ?? []).map(foldCase),
+      distinct: nDistinct >= 0 ? nDistinct : -nDistinct * stats.rows * (1 - nullFrac),
     });
   }
   return stats;
@@ -135,4 +142,21 @@ export function estimateShare(stats: TableStats, columns: readonly string[], q: 
     share = Math.max(share, Math.min(1, columnShare(col, folded)));
   }
   return share;
+}
+
+/**
+ * Estimated share of rows whose `column` equals one of `values` (ids, compared as text): a common
+ * value's own frequency, any other value an equal part of what the common ones leave. Undefined
+ * without statistics for the column.
+ */
+export function valuesShare(stats: TableStats, column: string, values: ReadonlyArray<number | string>): number | undefined {
+  const col = stats.columns.get(column);
+  if (!col) return undefined;
+  const common = new Map(col.common.map((c) => [c.value, c.share]));
+  const commonTotal = col.common.reduce((sum, c) => sum + c.share, 0);
+  const others = Math.max(1, (col.distinct ?? 0) - col.common.length);
+  const rest = Math.max(0, 1 - col.nullFrac - commonTotal) / others;
+  let share = 0;
+  for (const v of new Set(values.map(String))) share += common.get(v) ?? rest;
+  return Math.min(1, share);
 }

@@ -1,8 +1,8 @@
 /** The Postgres message engine: trigram-assisted word-prefix matching on `messages.content`. */
 import { SqlParams, type Db, type SqlQuery } from '../../db/db.js';
 import { PAGE_SIZE } from '../context.js';
-import { longerWindow, tableRows, timeBounds, windowCanHold, type WindowLimits } from '../sql.js';
-import { estimateShare, tableStats, type TableStats } from '../statistics.js';
+import { longerWindow, shareWindow, tableRows, timeBounds, windowCanHold, type WindowLimits } from '../sql.js';
+import { estimateShare, tableStats, valuesShare, type TableStats } from '../statistics.js';
 import { foldedRegex, hasTrigram, likePrefilter, looksSpecific, prefilterTrigrams, wordStartRegex } from '../text.js';
 import type { MessageEngine } from './engine.js';
 import type { MessageQuery } from './query.js';
@@ -69,7 +69,12 @@ export type MessageStrategy =
    */
   | 'window'
   /** Every match through the trigram index on content, then order. */
-  | 'trigram';
+  | 'trigram'
+  /**
+   * The trigram index's first `cap` matches, ordered, with their count (`matched`): every match
+   * when fewer than `cap` (exact), else the words are too common for this to be the page.
+   */
+  | 'capped';
 
 /** Rows of the newest-first window tried before the trigram index: its matches tell how common the words are. */
 export const MESSAGE_WINDOW = 3_000;
@@ -81,16 +86,28 @@ export const MESSAGE_WINDOW = 3_000;
 export const MESSAGE_WALK_CAP = 40_000;
 
 /**
- * Rows of the first window for words that no message sampled by the statistics holds: rare ones,
- * which the trigram index answers, or a few medium ones, whose matches in a small window still
- * tell how far to walk. 3,000 rows cost such a word 7 ms at M before the index's 3.
+ * Rows of the first window for words that no message sampled by the statistics holds, on a page
+ * past the capped read (MESSAGE_CAPPED): rare ones, which the trigram index answers, or a few
+ * medium ones, whose matches in a small window still tell how far to walk.
  */
 export const MESSAGE_SAMPLE_WINDOW = 600;
 
+/**
+ * Matches the trigram index reads for words no message sampled by the statistics holds: a rare
+ * or medium word has fewer, and they are the whole answer (one statement, as the help desk's
+ * own); a word with more is common enough for a window. At M, 1,000 matches cost about 3.5 ms.
+ */
+export const MESSAGE_CAPPED = 1_000;
+
+/** Rows of a window that gave way read again to count what the trigram index would fetch. */
+export const MESSAGE_SAMPLE_ROWS = 1_000;
+
 /** The sizes the Postgres engine works with (tests lower them to reach every path on small data). */
 export interface MessageLimits extends WindowLimits {
-  /** Rows of the first window when the statistics never saw the words. */
+  /** Rows of the first window when the statistics never saw the words and the capped read cannot hold the page. */
   sample: number;
+  /** Matches of the capped trigram read (see `capped`). */
+  capped: number;
 }
 
 export const MESSAGE_LIMITS: MessageLimits = {
@@ -98,6 +115,7 @@ export const MESSAGE_LIMITS: MessageLimits = {
   walkCap: MESSAGE_WALK_CAP,
   room: 1.5,
   sample: MESSAGE_SAMPLE_WINDOW,
+  capped: MESSAGE_CAPPED,
 };
 
 /** The account's newest `window` messages (types, time bounds), in result order, for a window. */
@@ -110,6 +128,7 @@ function newestMessages(query: MessageQuery, window: number, p: SqlParams): stri
       ORDER BY m.created_at DESC, m.id DESC LIMIT ${p.add(window)}`;
 }
 
+/** The ids statement of one strategy; `window` is a window's rows, or the capped read's cap. */
 export function buildMessageIdsQuery(query: MessageQuery, strategy: MessageStrategy = 'walk', window = MESSAGE_WINDOW): SqlQuery {
   const p = new SqlParams();
   const order = 'ORDER BY m.created_at DESC, m.id DESC';
@@ -122,16 +141,18 @@ export function buildMessageIdsQuery(query: MessageQuery, strategy: MessageStrat
     WHERE ${rest.join(' AND ')}
     ${order}
     LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
-  } else if (strategy === 'trigram') {
+  } else if (strategy === 'trigram' || strategy === 'capped') {
     const filters = messageFilterClauses(query, p);
     // No ORDER BY inside the materialised CTE: no ordered walk can be chosen there, so the
     // trigram index finds the matches (a bitmap) and only they are sorted.
+    const capped = strategy === 'capped';
     text = `
     WITH matched AS MATERIALIZED (
       SELECT m.id, m.created_at FROM messages m
       WHERE ${[...filters, ...messageWordClauses(query.words, p)].join(' AND ')}
+      ${capped ? `LIMIT ${p.add(window)}` : ''}
     )
-    SELECT m.id FROM matched m
+    SELECT m.id${capped ? ', (SELECT count(*) FROM matched)::int AS matched' : ''} FROM matched m
     ${order}
     LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
   } else {
@@ -153,53 +174,112 @@ export function buildMessageIdsQuery(query: MessageQuery, strategy: MessageStrat
  */
 export function buildWindowSampleQuery(query: MessageQuery, window: number): SqlQuery {
   const p = new SqlParams();
-  const newest = newestMessages(query, window, p);
+  // The newest rows of the window stand for all of it (ILIKE costs about 1 µs a row and pattern).
+  const newest = newestMessages(query, Math.min(window, MESSAGE_SAMPLE_ROWS), p);
   const trigrams = query.words.flatMap(prefilterTrigrams).map((t) => `m.content ILIKE ${p.add(t)}`);
   const fetched = trigrams.length > 0 ? `count(*) FILTER (WHERE ${trigrams.join(' AND ')})` : 'count(*)';
   return {
-    text: `SELECT ${fetched}::float8 AS candidates, ${tableRows('messages')} AS table_rows FROM (${newest}) m`,
+    text: `SELECT ${fetched}::float8 AS candidates, count(*)::float8 AS sampled, ${tableRows('messages')} AS table_rows
+           FROM (${newest}) m`,
     values: p.values,
   };
 }
 
+/** The first statement of a search (firstMessageStep). */
+export type FirstMessageStep =
+  | { strategy: 'window'; window: number }
+  /** `then`: the window when the cap is reached (see cappedWindow). */
+  | { strategy: 'capped'; cap: number; then: number }
+  | { strategy: 'trigram' };
+
 /**
- * Rows of the first window: `sample` when some word is in no message the statistics sampled
- * (messages.content's common values and histogram), else `window`.
+ * The share of the account's messages a query's inboxes and sender leave, from the statistics of
+ * messages.account_id, inbox_id and sender_id (1 for a column without them).
  */
-export function firstMessageWindow(
-  words: string[],
-  stats: TableStats | undefined,
-  limits: MessageLimits = MESSAGE_LIMITS,
-): number {
-  if (stats === undefined) return limits.window;
-  const unseen = words.some((w) => estimateShare(stats, ['content'], w) === 0);
-  return unseen ? limits.sample : limits.window;
+export function scopeShare(query: MessageQuery, stats: TableStats): number {
+  const account = valuesShare(stats, 'account_id', [query.accountId]);
+  const within = (share: number | undefined) => (share === undefined || !account ? 1 : Math.min(1, share / account));
+  const inboxes = within(valuesShare(stats, 'inbox_id', query.inboxIds));
+  return query.sender ? inboxes * within(valuesShare(stats, 'sender_id', [query.sender.id])) : inboxes;
 }
 
 /**
- * Words without a trigram walk in order: the trigram index cannot narrow them. A word shaped like
- * a code or an id (looksSpecific) goes to the trigram index at once. Otherwise the
- * newest messages first (a window: cheap, and exact when it holds the page plus one row; a small
- * one for words the statistics never saw); when that gives way, what it saw decides between a
- * longer window and the trigram index (longerWindow: the walk it would take against the rows the
- * index would fetch), and the trigram index answers whatever is left.
+ * The first statement, from the statistics of messages (content, account, inbox, sender):
+ * - a word shaped like a code or id: the trigram index (a handful of messages hold it);
+ * - a word no sampled message holds: the capped trigram read, exact for a rare word; the small
+ *   sample window when the page lies past the cap;
+ * - otherwise a window long enough for the page at the estimated share of the account's messages
+ *   holding the words in the query's inboxes and sender (at least `limits.window` rows: the walk
+ *   stops at the page), or the trigram index when even that is past the longest walk;
+ * - no statistics: a window of `limits.window` rows.
+ */
+export function firstMessageStep(
+  query: MessageQuery,
+  stats: TableStats | undefined,
+  limits: MessageLimits = MESSAGE_LIMITS,
+): FirstMessageStep {
+  if (query.words.some(looksSpecific)) return { strategy: 'trigram' };
+  const shares = stats ? query.words.map((w) => estimateShare(stats, ['content'], w)) : [];
+  if (!stats || shares.length === 0 || shares.some((s) => s === undefined)) return { strategy: 'window', window: limits.window };
+  const page = query.offset / PAGE_SIZE + 1;
+  if (shares.some((s) => s === 0))
+    return windowCanHold(page, limits.capped)
+      ? { strategy: 'capped', cap: limits.capped, then: cappedWindow(query, stats, limits) }
+      : { strategy: 'window', window: limits.sample };
+  const share = Math.min(...(shares as number[])) * scopeShare(query, stats);
+  const { rows } = shareWindow(page, share, limits);
+  return rows === undefined ? { strategy: 'trigram' } : { strategy: 'window', window: Math.max(limits.window, rows) };
+}
+
+/**
+ * The window after a capped read that reached its cap: the words are in at least `cap` of the
+ * query's messages (the account's in its inboxes and sender, estimated from the statistics), so
+ * the page needs at most about need × scope ÷ cap of them, walked `room` times over, between the
+ * least window and the longest walk (the walk stops at the page: a longer window costs only when
+ * it gives way).
+ */
+export function cappedWindow(query: MessageQuery, stats: TableStats, limits: MessageLimits): number {
+  const scope = stats.rows * (valuesShare(stats, 'account_id', [query.accountId]) ?? 1) * scopeShare(query, stats);
+  const need = query.offset + query.limit;
+  const rows = Math.ceil((limits.room * need * scope) / limits.capped);
+  return Math.min(limits.walkCap, Math.max(limits.window, rows));
+}
+
+/** The statistics the engine plans with. */
+const STATS_COLUMNS = ['content', 'account_id', 'inbox_id', 'sender_id'] as const;
+
+/**
+ * Words without a trigram walk in order: the trigram index cannot narrow them. Otherwise the
+ * first statement follows the statistics (firstMessageStep): the trigram index for a code, the
+ * capped trigram read for a word no sampled message holds, else a newest-first window (cheap, and
+ * exact when it holds the page plus one row). When a window gives way, what it saw decides
+ * between a longer window and the trigram index (longerWindow: the walk it would take against
+ * the rows the index would fetch), and the trigram index answers whatever is left.
  */
 export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIMITS): MessageEngine {
   /**
    * Runs the plan; `read` runs one strategy's statement and returns its rows (ids alone, or rows
-   * with their records).
+   * with their records; a capped read's rows carry the count of its matches).
    */
-  const plan = async <R>(query: MessageQuery, read: (strategy: MessageStrategy, window?: number) => Promise<R[]>) => {
+  const plan = async <R extends { matched?: number }>(
+    query: MessageQuery,
+    read: (strategy: MessageStrategy, window?: number) => Promise<R[]>,
+  ) => {
     if (!query.words.some(hasTrigram)) return read('walk');
-    // A word shaped like an order or ticket code is in a handful of messages: the index answers.
-    const window = query.words.some(looksSpecific)
-      ? 0
-      : firstMessageWindow(query.words, await tableStats(db, 'messages', ['content']), limits);
+    const first = firstMessageStep(query, await tableStats(db, 'messages', STATS_COLUMNS), limits);
+    if (first.strategy === 'trigram') return read('trigram');
+    let window = limits.window;
+    if (first.strategy === 'capped') {
+      const rows = await read('capped', first.cap);
+      // No row: fewer matches than the page's offset, so fewer than the cap (windowCanHold).
+      if (rows.length === 0 || Number(rows[0]?.matched) < first.cap) return rows;
+      window = first.then;
+    } else window = first.window;
     // A window is exact when it holds every row the page asks for (limit includes has_more's).
     if (windowCanHold(query.offset / PAGE_SIZE + 1, window)) {
-      const first = await read('window', window);
-      if (first.length >= query.limit) return first;
-      const longer = await nextWindow(query, first.length, window);
+      const rows = await read('window', window);
+      if (rows.length >= query.limit) return rows;
+      const longer = await nextWindow(query, rows.length, window);
       if (longer !== undefined) {
         const second = await read('window', longer);
         if (second.length >= query.limit) return second;
@@ -209,24 +289,32 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
   };
   const nextWindow = async (query: MessageQuery, returned: number, window: number) => {
     if (returned === 0) return undefined;
-    const [sample] = await db.query<{ candidates: number; table_rows: number | null }>(
+    const [sample] = await db.query<{ candidates: number; sampled: number; table_rows: number | null }>(
       buildWindowSampleQuery(query, window),
       'search_messages_pg_window_sample',
     );
     const page = query.offset / PAGE_SIZE + 1;
-    return longerWindow(page, returned, sample?.table_rows, { ...limits, window }, sample?.candidates);
+    const candidates = sample && sample.sampled > 0 ? (sample.candidates * window) / sample.sampled : undefined;
+    return longerWindow(page, returned, sample?.table_rows, { ...limits, window }, candidates);
   };
   return {
     name: 'postgres',
     label: 'postgres',
-    findIds: (query) =>
-      plan(query, async (strategy, window) => {
-        const q = buildMessageIdsQuery(query, strategy, window);
-        return (await db.query<{ id: number }>(q, `search_messages_pg_${strategy}`)).map((r) => Number(r.id));
-      }),
+    findIds: async (query) => {
+      const rows = await plan(query, (strategy, window) =>
+        db.query<{ id: number; matched?: number }>(
+          buildMessageIdsQuery(query, strategy, window),
+          `search_messages_pg_${strategy}`,
+        ),
+      );
+      return rows.map((r) => Number(r.id));
+    },
     findRows: (query) =>
       plan(query, (strategy, window) =>
-        db.query<MessageRow>(withRecords(buildMessageIdsQuery(query, strategy, window)), `search_messages_pg_${strategy}`),
+        db.query<MessageRow & { matched?: number }>(
+          withRecords(buildMessageIdsQuery(query, strategy, window), strategy === 'capped' ? ['matched'] : []),
+          `search_messages_pg_${strategy}`,
+        ),
       ),
     check: () => db.ping(),
     async close() {},
@@ -237,10 +325,10 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
  * An ids statement's page read as rows ready to be records, in the same statement: each message
  * and its sender by primary key, in the page's order.
  */
-export function withRecords(ids: SqlQuery): SqlQuery {
+export function withRecords(ids: SqlQuery, extra: readonly string[] = []): SqlQuery {
   return {
     text: `
-    SELECT ${MESSAGE_COLUMNS}
+    SELECT ${[MESSAGE_COLUMNS, ...extra.map((c) => `page.${c}`)].join(', ')}
     FROM (${ids.text}) page
     JOIN LATERAL (SELECT * FROM messages m WHERE m.id = page.id LIMIT 1) m ON true
     ${MESSAGE_PROBES}
