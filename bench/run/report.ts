@@ -142,7 +142,7 @@ function helpdeskSection(r: Results, out: string[]): void {
       "messages `content ILIKE '%q%'`, incoming/outgoing, accessible inboxes, the 90-day window, `ORDER BY created_at DESC`; " +
       "articles `to_tsvector('simple', title || ' ' || description || ' ' || content) @@ to_tsquery('simple', 'w1:*' & 'w2:*' …) ORDER BY ts_rank(…) DESC`; " +
       'search_all runs the four one after another on one connection, as the help desk does. Same filters as searchdesk (since/until, from, inbox_id, page), same callers, same data, same indexes. ' +
-      "Each statement runs right next to searchdesk's MCP call of the same query (order alternating per rep), so both see the same cache and load" +
+      "The statements of a tool's queries run warm, in a block right after searchdesk's measured calls of that tool (not between two calls: a statement reading a whole table would evict the other side's pages from shared_buffers, and neither would be warm)" +
       (Number.isFinite(r.args.helpdeskReps)
         ? ` — here at most ${r.args.helpdeskReps} time(s) per query over all phases (\`--helpdesk-reps\`), since it takes seconds at this scale; `
         : '; ') +
