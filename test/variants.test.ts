@@ -229,6 +229,10 @@ describe('the contacts trigram statement', () => {
     const plan = await steeredPlan(buildContactsQuery(access.admin, { q: 'garcia' }, 'trigram'));
     expect(plan).toContain('index_contacts_on_name_email_phone_number_identifier');
     expect(plan).not.toContain('garcia');
+    // A term with a separator: the index reads the wildcard pattern, the row test decides after it.
+    const separated = await steeredPlan(buildContactsQuery(access.admin, { q: 'maria.garcia' }, 'trigram'));
+    expect(separated).toContain('index_contacts_on_name_email_phone_number_identifier');
+    expect(separated).toMatch(/Filter: .*concat_ws/);
   });
 });
 

@@ -6,7 +6,7 @@ import { PAGE_SIZE, type ContactsParams } from './params.js';
 import type { ContactRecord } from './records.js';
 import { epoch, longerWindow, pageClause, shareWindow, tableRows, timeBounds, windowCanHold, type WindowLimits } from './sql.js';
 import { estimateShare, tableStats, type TableStats } from './statistics.js';
-import { hasTrigram, looksSpecific, rowMatch, substringMatch } from './text.js';
+import { hasTrigram, indexedSubstringMatch, looksSpecific, rowMatch, substringMatch } from './text.js';
 
 export interface ContactRow {
   id: number;
@@ -90,7 +90,8 @@ export function buildContactsQuery(
   // The trigram strategy's patterns come from a subquery: planning then does not run them over
   // the columns' statistics (a third of a millisecond for four columns), an estimate that could
   // only ever choose a scan instead of the index.
-  const match = substringMatch(COLUMN_REFS, params.q, p, strategy === 'trigram');
+  const match =
+    strategy === 'trigram' ? indexedSubstringMatch(COLUMN_REFS, params.q, p, true) : substringMatch(COLUMN_REFS, params.q, p);
   const page = pageClause(params.page ?? 1, PAGE_SIZE, p);
   let text: string;
   if (strategy === 'trigram') {

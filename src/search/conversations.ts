@@ -12,7 +12,7 @@ import type { ConversationRecord } from './records.js';
 import { epoch, longerWindow, pageClause, shareWindow, tableRows, timeBounds, windowCanHold, type WindowLimits } from './sql.js';
 import { CONTACT_COLUMNS } from './contacts.js';
 import { estimateShare, tableStats, type TableStats } from './statistics.js';
-import { hasTrigram, looksSpecific, rowMatch, substringMatch } from './text.js';
+import { hasTrigram, indexedSubstringMatch, looksSpecific, rowMatch, substringMatch } from './text.js';
 
 export interface ConversationRow {
   id: number;
@@ -199,7 +199,7 @@ export function buildConversationsQuery(
     ctes = `${displayCtes}
       cand AS MATERIALIZED (
         SELECT ct.id FROM contacts ct
-        WHERE ct.account_id = ${account}::bigint AND ${substringMatch(contactColumns, params.q, p)} LIMIT ${cap}
+        WHERE ct.account_id = ${account}::bigint AND ${indexedSubstringMatch(contactColumns, params.q, p)} LIMIT ${cap}
       ),
       disp AS MATERIALIZED (${display}),
       over AS MATERIALIZED (

@@ -10,6 +10,7 @@ import {
   prefilterTrigrams,
   rowMatch,
   splitWords,
+  indexedSubstringMatch,
   substringMatch,
   wordStartRegex,
 } from './text.js';
@@ -60,6 +61,27 @@ describe('foldedRegex and likePrefilter', () => {
     expect(substringMatch(['c.name', 'c.email'], 'ABC', p)).toBe('(c.name ILIKE $1 OR c.email ILIKE $1)');
     expect(substringMatch(['c.name'], 'Σ', p)).toBe('(c.name ~ $2)');
     expect(p.values).toEqual(['%abc%', '[σΣς]']);
+  });
+  it('give the trigram index a pattern without padded trigrams when the term holds a separator, and decide with the row test', () => {
+    const p = new SqlParams();
+    expect(indexedSubstringMatch(['c.name', 'c.email'], 'Victor.Cost', p)).toBe(
+      '((c.name ILIKE $1 OR c.email ILIKE $1) AND concat_ws(chr(1), c.name, c.email) ~ $2)',
+    );
+    expect(indexedSubstringMatch(['c.email'], 'cus_917a 500%', p, true)).toBe(
+      '((c.email ILIKE (SELECT $3::text)) AND concat_ws(chr(1), c.email) ~ $4)',
+    );
+    expect(p.values).toEqual([
+      '%victor%cost%',
+      '[vV][iIİ][cC][tT][oO][rR]\\.[cC][oO][sS][tT]',
+      '%cus%917a%500%',
+      '[cC][uU][sS]\\_917[aA]\\ 500\\%',
+    ]);
+    // Letters and digits only, a run shorter than three, or not ASCII: substringMatch itself.
+    expect(indexedSubstringMatch(['c.name'], 'Zara', p)).toBe(
+      substringMatch(['c.name'], 'Zara', new SqlParams()).replace('$1', '$5'),
+    );
+    expect(indexedSubstringMatch(['c.name'], 'oliver.jo', p)).toBe('(c.name ILIKE $6)');
+    expect(indexedSubstringMatch(['c.name'], 'zoë.li', p)).toBe('(c.name ~ $7)');
   });
   it('match a walked row with one test of its columns joined, unless the term holds the separator', () => {
     const p = new SqlParams();
