@@ -337,7 +337,10 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
 
       const conversations = await conversationRows(who, params, 'scan');
       for (const size of [undefined, ...CONVERSATION_TEST_LIMITS.map((l) => l.window)]) {
-        checkWindow('conversations', await conversationRows(who, params, 'window', size), conversations);
+        const answered = checkWindow('conversations', await conversationRows(who, params, 'window', size), conversations);
+        // since/until are tested outside the window, with the match.
+        if (answered && (params.since !== undefined || params.until !== undefined))
+          bump(counts, 'conversations window answered with since/until');
       }
       for (const displayIdCap of [CONVERSATION_LIMITS.displayIdCap, DISPLAY_ID_TEST_CAP]) {
         const candidates = await conversationRows(who, params, 'candidates', undefined, displayIdCap);
@@ -435,6 +438,7 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       'conversations search_conversations_candidates',
       'conversations search_conversations_candidates > search_conversations_scan',
       'conversations window answered',
+      'conversations window answered with since/until',
       'conversations window gave way',
       'conversations candidates answered',
       'conversations candidates overflowed',
