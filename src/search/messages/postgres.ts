@@ -268,7 +268,7 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
     if (!query.words.some(hasTrigram)) return read('walk');
     const first = firstMessageStep(query, await tableStats(db, 'messages', STATS_COLUMNS), limits);
     if (first.strategy === 'trigram') return read('trigram');
-    let window = limits.window;
+    let window: number;
     if (first.strategy === 'capped') {
       const rows = await read('capped', first.cap);
       // No row: fewer matches than the page's offset, so fewer than the cap (windowCanHold).
