@@ -61,6 +61,12 @@ export const SEARCHDESK_INDEXES: readonly SearchdeskIndex[] = [
     purpose: 'incremental index sync (`searchdesk index --follow`) by (updated_at, id)',
     definition: 'messages (updated_at, id)',
   },
+  {
+    name: INDEX.messagesSender,
+    table: 'messages',
+    purpose: "message search with `from`: the sender's messages newest first, not the account's",
+    definition: 'messages (sender_id, sender_type, created_at DESC, id DESC)',
+  },
 ];
 
 /** Creates searchdesk's own schema (idempotent). */

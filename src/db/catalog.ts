@@ -47,4 +47,5 @@ export const INDEX = {
   articlesTitleTrgm: 'searchdesk_articles_title_trgm',
   articlesUpdated: 'searchdesk_articles_account_updated',
   messagesUpdatedAt: 'searchdesk_messages_updated_at_id',
+  messagesSender: 'searchdesk_messages_sender_created',
 } as const;
