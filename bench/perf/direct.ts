@@ -13,7 +13,6 @@ import { articlePlan, buildArticlesQuery, searchArticles } from '../../src/searc
 import { buildContactsQuery, searchContacts, type ContactStrategy } from '../../src/search/contacts.js';
 import type { SearchContext } from '../../src/search/context.js';
 import { createLogger } from '../../src/logger.js';
-
 import { buildConversationsQuery, searchConversations, type ConversationStrategy } from '../../src/search/conversations.js';
 import { createElasticsearchClient } from '../../src/search/messages/elasticsearch.js';
 import { buildMessageIdsQuery, createPostgresEngine, messageFilterClauses } from '../../src/search/messages/postgres.js';

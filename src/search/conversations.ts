@@ -79,8 +79,6 @@ export const DISPLAY_ID_CAP = 3_000;
 /** Digits of the largest display id (an int4): a longer q is in none. */
 const DISPLAY_ID_DIGITS = 10;
 
-const CONTACT_FIELDS = ['name', 'email', 'phone_number', 'identifier'] as const;
-
 /** A display id is an integer: only a `q` of digits can be a substring of its text. */
 export function canMatchDisplayId(q: string): boolean {
   return /^\d+$/.test(q);
@@ -142,7 +140,7 @@ export function buildConversationsQuery(
   const scope = [`cv.account_id = ${account}::bigint`, `cv.inbox_id = ANY(${p.add(access.inboxIds)}::bigint[])`];
   const bounds = timeBounds('cv.last_activity_at', params.since, params.until, p);
   const accessible = [...scope, ...bounds].join(' AND ');
-  const contactColumns = CONTACT_FIELDS.map((c) => `ct.${c}`);
+  const contactColumns = CONTACT_COLUMNS.map((c) => `ct.${c}`);
   // Built where used: a placeholder that no statement mentions has no type Postgres can infer.
   const searched = ['cv.display_id::text', ...contactColumns];
   const match = () => substringMatch(searched, params.q, p);

@@ -159,7 +159,13 @@ export function substringMatch(columns: readonly string[], q: string, p: SqlPara
  */
 function matchTest(q: string, p: SqlParams, hidden = false): string {
   const folded = foldCase(q);
-  const [op, pattern] = ASCII.test(folded) ? ['ILIKE', containsPattern(folded)] : ['~', foldedRegex(folded)];
+  return ASCII.test(folded)
+    ? patternTest('ILIKE', containsPattern(folded), p, hidden)
+    : patternTest('~', foldedRegex(folded), p, hidden);
+}
+
+/** `op $n`, or with the pattern `hidden` from the planner, `op (SELECT $n::text)` (see matchTest). */
+function patternTest(op: 'ILIKE' | '~', pattern: string, p: SqlParams, hidden: boolean): string {
   return hidden ? `${op} (SELECT ${p.add(pattern)}::text)` : `${op} ${p.add(pattern)}`;
 }
 
@@ -197,8 +203,7 @@ export function indexedSubstringMatch(columns: readonly string[], q: string, p: 
   // there they are what narrows, so the term is looked up as it is.
   if (!ASCII.test(folded) || !/[^a-z0-9]/.test(folded) || !runs.every((run) => run.length >= 3) || q.includes(COLUMN_SEPARATOR))
     return substringMatch(columns, q, p, hidden);
-  const pattern = `%${runs.join('%')}%`;
-  const test = hidden ? `ILIKE (SELECT ${p.add(pattern)}::text)` : `ILIKE ${p.add(pattern)}`;
+  const test = patternTest('ILIKE', `%${runs.join('%')}%`, p, hidden);
   return `((${columns.map((col) => `${col} ${test}`).join(' OR ')}) AND ${rowMatch(columns, q, p)})`;
 }
 
