@@ -20,7 +20,7 @@ import { createOpenSearchClient } from '../../src/search/messages/opensearch.js'
 import { buildSearchdeskQuery } from '../../src/search/messages/searchdesk.js';
 import { createSearchkickEngine } from '../../src/search/messages/searchkick.js';
 import type { API } from '@opensearch-project/opensearch';
-import { MESSAGE_COLUMNS, MESSAGE_JOINS } from '../../src/search/messages/records.js';
+import { MESSAGE_COLUMNS } from '../../src/search/messages/records.js';
 import { buildMessageQuery, type MessageQuery } from '../../src/search/messages/query.js';
 import { parseParams, type Operation } from '../../src/search/params.js';
 import { splitWords } from '../../src/search/text.js';
@@ -28,6 +28,8 @@ import type { BenchQuery, Role } from './workload.js';
 
 /** BENCH_TRACE=1: each statement of the core on stderr, to see which strategy answered and its cost. */
 const TRACE = process.env.BENCH_TRACE === '1';
+/** BENCH_EXPLAIN=1 (with BENCH_TRACE): each traced statement's plan (EXPLAIN ANALYZE, run again) on stderr. */
+const EXPLAIN = TRACE && process.env.BENCH_EXPLAIN === '1';
 
 const SILENT = createLogger('silent');
 
@@ -120,7 +122,7 @@ export class Direct {
     const p = new SqlParams();
     const where = [`m.id = ANY(${p.add(ids)}::bigint[])`, ...messageFilterClauses(query, p)];
     return this.rows({
-      text: `SELECT ${MESSAGE_COLUMNS} FROM messages m ${MESSAGE_JOINS} WHERE ${where.join(' AND ')}`,
+      text: `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE ${where.join(' AND ')}`,
       values: p.values,
     });
   }
@@ -206,6 +208,10 @@ function poolDb(pool: pg.Pool): Db {
         process.stderr.write(
           `  [trace] ${label ?? 'query'} ${(performance.now() - started).toFixed(2)} ms, ${rows.length} rows\n`,
         );
+      if (EXPLAIN) {
+        const plan = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${q.text}`, q.values);
+        process.stderr.write(plan.rows.map((r) => `      ${r['QUERY PLAN']}\n`).join(''));
+      }
       return rows;
     },
     ping: async () => {

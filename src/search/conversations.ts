@@ -6,7 +6,7 @@ import { SqlParams, type SqlQuery } from '../db/db.js';
 import type { AccessContext } from '../auth/access.js';
 import { INDEX, searchdeskIndexes } from '../db/catalog.js';
 import { toPage, type Page, type SearchContext } from './context.js';
-import { MESSAGE_JSON, MESSAGE_PROBES, searchableTypeClause, toMessageRecord, type MessageRow } from './messages/records.js';
+import { MESSAGE_JSON, searchableTypeClause, toMessageRecord, type MessageRow } from './messages/records.js';
 import { PAGE_SIZE, type ConversationsParams } from './params.js';
 import type { ConversationRecord } from './records.js';
 import { epoch, longerWindow, pageClause, shareWindow, tableRows, timeBounds, windowCanHold, type WindowLimits } from './sql.js';
@@ -255,7 +255,7 @@ export function buildConversationsQuery(
         WHERE m.conversation_id = c.id AND ${searchableTypeClause()}
         ORDER BY m.created_at DESC, m.id DESC
         LIMIT 1
-      ) m ${MESSAGE_PROBES}
+      ) m
     ) lm ON true
     ORDER BY h.created_at DESC, h.id DESC`;
   return { text, values: p.values };

@@ -17,7 +17,7 @@ import type { MessageRecord } from '../records.js';
 import type { MessageEngine } from './engine.js';
 import { messageFilterClauses } from './postgres.js';
 import { buildMessageQuery, cutPage, type MessageQuery } from './query.js';
-import { MESSAGE_COLUMNS, MESSAGE_JOINS, toMessageRecord, type MessageRow } from './records.js';
+import { MESSAGE_COLUMNS, toMessageRecord, type MessageRow } from './records.js';
 
 /** Message engines of a deployment: the configured one, and Postgres to fall back on. */
 export interface MessageEngines {
@@ -66,7 +66,7 @@ async function loadMessages(ctx: SearchContext, query: MessageQuery, ids: number
   const p = new SqlParams();
   const where = [`m.id = ANY(${p.add(ids)}::bigint[])`, ...messageFilterClauses(query, p)];
   const rows = await ctx.db.query<MessageRow>(
-    { text: `SELECT ${MESSAGE_COLUMNS} FROM messages m ${MESSAGE_JOINS} WHERE ${where.join(' AND ')}`, values: p.values },
+    { text: `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE ${where.join(' AND ')}`, values: p.values },
     'load_messages',
   );
   const byId = new Map(rows.map((r) => [Number(r.id), r]));

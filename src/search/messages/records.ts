@@ -50,7 +50,12 @@ export interface MessageRow {
   sender_name: string | null;
 }
 
-/** The columns of a MessageRow, as `[name, expression]` over aliases m (message), cv, sc, su. */
+/**
+ * The columns of a MessageRow, as `[name, expression]` over alias m (message). The conversation's
+ * display id and the sender's name are scalar subqueries by primary key, not joins: a statement
+ * needs no join for them (planning three joins cost 0.3–0.4 ms of a 1–2 ms search statement), and
+ * after an ORDER BY … LIMIT Postgres runs them for the rows it returns only.
+ */
 const MESSAGE_FIELDS: ReadonlyArray<readonly [keyof MessageRow, string]> = [
   ['id', 'm.id'],
   ['content', 'm.content'],
@@ -58,42 +63,24 @@ const MESSAGE_FIELDS: ReadonlyArray<readonly [keyof MessageRow, string]> = [
   ['private', 'm.private'],
   ['created_at', epoch('m.created_at')],
   ['conversation_id', 'm.conversation_id'],
-  ['conversation_display_id', 'cv.display_id'],
+  ['conversation_display_id', '(SELECT cv.display_id FROM conversations cv WHERE cv.id = m.conversation_id)'],
   ['inbox_id', 'm.inbox_id'],
   ['sender_type', 'm.sender_type'],
   ['sender_id', 'm.sender_id'],
   [
     'sender_name',
-    `CASE m.sender_type WHEN 'Contact' THEN sc.name WHEN 'User' THEN coalesce(nullif(su.display_name, ''), su.name) END`,
+    `CASE m.sender_type
+       WHEN 'Contact' THEN (SELECT sc.name FROM contacts sc WHERE sc.id = m.sender_id AND sc.account_id = m.account_id)
+       WHEN 'User' THEN (SELECT coalesce(nullif(su.display_name, ''), su.name) FROM users su WHERE su.id = m.sender_id)
+     END`,
   ],
 ];
 
-/** Select list producing a MessageRow. */
+/** Select list producing a MessageRow from `messages m` (no join needed). */
 export const MESSAGE_COLUMNS = MESSAGE_FIELDS.map(([name, expr]) => `${expr} AS ${name}`).join(', ');
 
 /** One json object with the MessageRow keys (for a nested message). */
 export const MESSAGE_JSON = `json_build_object(${MESSAGE_FIELDS.map(([name, expr]) => `'${name}', ${expr}`).join(', ')})`;
-
-/** Joins that MESSAGE_COLUMNS needs, after `FROM messages m`. */
-export const MESSAGE_JOINS = `
-  LEFT JOIN conversations cv ON cv.id = m.conversation_id
-  LEFT JOIN contacts sc ON m.sender_type = 'Contact' AND sc.id = m.sender_id AND sc.account_id = m.account_id
-  LEFT JOIN users su ON m.sender_type = 'User' AND su.id = m.sender_id`;
-
-/**
- * The same as MESSAGE_JOINS for a handful of messages (a conversation's latest): each one reads its
- * conversation and sender by primary key (LIMIT 1 keeps each probe a subquery the planner cannot
- * turn into a hash of the whole users table, built again for every message).
- */
-export const MESSAGE_PROBES = `
-  LEFT JOIN LATERAL (SELECT cv.display_id FROM conversations cv WHERE cv.id = m.conversation_id LIMIT 1) cv ON true
-  LEFT JOIN LATERAL (
-    SELECT sc.name FROM contacts sc
-    WHERE m.sender_type = 'Contact' AND sc.id = m.sender_id AND sc.account_id = m.account_id LIMIT 1
-  ) sc ON true
-  LEFT JOIN LATERAL (
-    SELECT su.display_name, su.name FROM users su WHERE m.sender_type = 'User' AND su.id = m.sender_id LIMIT 1
-  ) su ON true`;
 
 const SENDER_TYPES: Record<string, 'contact' | 'user' | 'agent_bot'> = {
   Contact: 'contact',

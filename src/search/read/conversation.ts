@@ -9,14 +9,7 @@ import type { AccessContext } from '../../auth/access.js';
 import type { SearchContext } from '../context.js';
 import { toConversationRecord, type ConversationRow } from '../conversations.js';
 import { MESSAGES, SearchError } from '../../errors.js';
-import {
-  MESSAGE_COLUMNS,
-  MESSAGE_JOINS,
-  MESSAGE_JSON,
-  searchableTypeClause,
-  toMessageRecord,
-  type MessageRow,
-} from '../messages/records.js';
+import { MESSAGE_COLUMNS, MESSAGE_JSON, searchableTypeClause, toMessageRecord, type MessageRow } from '../messages/records.js';
 import { TRANSCRIPT_PAGE_SIZE, type GetConversationParams } from '../params.js';
 import type { ConversationTranscript, TranscriptMessage } from '../records.js';
 import { epoch } from '../sql.js';
@@ -90,7 +83,7 @@ export function buildConversationLookupQuery(
     LEFT JOIN inboxes i ON i.id = c.inbox_id
     LEFT JOIN LATERAL (
       SELECT ${MESSAGE_JSON} AS latest_message
-      FROM messages m ${MESSAGE_JOINS}
+      FROM messages m
       WHERE m.conversation_id = c.id AND ${searchableTypeClause()}
       ORDER BY m.created_at DESC, m.id DESC
       LIMIT 1
@@ -118,7 +111,7 @@ export function buildTranscriptQuery(conversation: { id: number; account_id: num
   const dir = forward ? 'ASC' : 'DESC';
   const text = `
     SELECT ${MESSAGE_COLUMNS}
-    FROM messages m ${MESSAGE_JOINS}
+    FROM messages m
     WHERE ${where.join(' AND ')}
     ORDER BY m.created_at ${dir}, m.id ${dir}
     LIMIT ${p.add(TRANSCRIPT_PAGE_SIZE + 1)}`;
