@@ -165,7 +165,7 @@ function matchTest(q: string, p: SqlParams, hidden = false): string {
 }
 
 /** `op $n`, or with the pattern `hidden` from the planner, `op (SELECT $n::text)` (see matchTest). */
-function patternTest(op: 'ILIKE' | '~', pattern: string, p: SqlParams, hidden: boolean): string {
+export function patternTest(op: 'ILIKE' | '~', pattern: string, p: SqlParams, hidden: boolean): string {
   return hidden ? `${op} (SELECT ${p.add(pattern)}::text)` : `${op} ${p.add(pattern)}`;
 }
 
