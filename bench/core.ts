@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { elasticsearchEngine, postgresEngine, type DirectEngine } from './perf/direct.js';
-import { runHelpdesk } from './perf/helpdesk.js';
+import { explainHelpdesk, runHelpdesk } from './perf/helpdesk.js';
 import { TOOL_NAMES, type ToolName } from './perf/workload.js';
 import { median } from './perf/stats.js';
 import { log, type Args } from './run/args.js';
@@ -75,6 +75,7 @@ async function main(): Promise<void> {
       for (const q of workload.byTool[tool]) {
         if (values.filter && !`${q.kind} ${JSON.stringify(q.args)}`.includes(values.filter)) continue;
         const access = direct.accessOf(q.role);
+        if (process.env.BENCH_TRACE === '1' && process.env.BENCH_EXPLAIN === '1') await explainHelpdesk(direct.pool, access, q);
         await runHelpdesk(direct.pool, access, q);
         await direct.run(q, { gin, engine });
         const hd: number[] = [];
