@@ -125,6 +125,8 @@ const WALK_TEST_LIMITS = [
   ARTICLE_LIMITS,
   { window: 8, candidateCap: 20, contentWindow: 30 },
   { window: 8, candidateCap: 40, contentWindow: 30 },
+  // No title window, as for a word the statistics find in no title (articleWindow).
+  { window: 0, candidateCap: 20, contentWindow: 30 },
 ];
 /**
  * And for contacts (the large account has 2,000): first windows of 40 and 20 when the statistics
@@ -415,6 +417,9 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
         }
         for (const gin of [false, true]) {
           expectPageOf(await searchArticles(ctx(db, who, gin), articleParams, ARTICLE_LIMITS), ranked);
+          // The title window sized from the statistics of articles.title (articleWindow).
+          const fromStats = { candidateCap: ARTICLE_LIMITS.candidateCap, contentWindow: ARTICLE_LIMITS.contentWindow };
+          expectPageOf(await searchArticles(ctx(db, who, gin), articleParams, fromStats), ranked);
         }
       }
     };

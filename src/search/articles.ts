@@ -10,6 +10,7 @@ import { PAGE_SIZE, type ArticlesParams } from './params.js';
 import type { ArticleRecord } from './records.js';
 import { buildSnippet } from './snippet.js';
 import { epoch, pageClause, windowCanHold } from './sql.js';
+import { estimateShare, tableStats, type TableStats } from './statistics.js';
 import { hasTrigram, likePrefilter, splitWords, wordStartRegex } from './text.js';
 
 export interface ArticleRow {
@@ -114,6 +115,18 @@ export interface ArticleIndexes {
   titleDescriptionTrigram: boolean;
   /** `searchdesk_articles_title_trgm`: the trigram index over the title. */
   titleTrigram: boolean;
+}
+
+/**
+ * The rows of the title window (0: none): ARTICLE_WINDOW, unless the statistics of articles.title
+ * find a word in no sampled title. Such a word is in fewer than about one title in a hundred, so
+ * the newest thousand hold fewer matches than a page and the window would only be read to give
+ * way (`douc` at L: 5.6 ms of a 14 ms statement); every title match is read instead. Without
+ * statistics, the window.
+ */
+export function articleWindow(words: string[], stats: TableStats | undefined): number {
+  if (!stats) return ARTICLE_WINDOW;
+  return words.some((w) => estimateShare(stats, ['title'], w) === 0) ? 0 : ARTICLE_WINDOW;
 }
 
 /**
@@ -395,8 +408,9 @@ export async function searchArticles(
     titleDescriptionTrigram: has(INDEX.articlesTitleDescriptionTrgm),
     titleTrigram: has(INDEX.articlesTitleTrgm),
   };
-  for (const strategy of articlePlan(params.page ?? 1, words, indexes, limits.window, limits.contentWindow)) {
-    const rows = await tryStrategy(ctx, params, words, strategy, limits);
+  const window = limits.window ?? articleWindow(words, await tableStats(ctx.db, 'articles', ['title']));
+  for (const strategy of articlePlan(params.page ?? 1, words, indexes, window, limits.contentWindow)) {
+    const rows = await tryStrategy(ctx, params, words, strategy, { ...limits, window });
     if (rows) return toPage(rows.map((row) => toArticleRecord(row, words)));
   }
   throw new Error('the last strategy of every plan always answers');

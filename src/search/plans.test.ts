@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ARTICLE_CONTENT_WINDOW, ARTICLE_WINDOW, articlePlan } from './articles.js';
+import { ARTICLE_CONTENT_WINDOW, ARTICLE_WINDOW, articlePlan, articleWindow } from './articles.js';
 import { CONTACT_LIMITS, firstContactWindow } from './contacts.js';
 import { firstMessageStep, MESSAGE_LIMITS, scopeShare } from './messages/postgres.js';
 import type { MessageQuery } from './messages/query.js';
@@ -340,5 +340,25 @@ describe('firstMessageStep', () => {
   it('goes to the index for a code, and walks the plain window without statistics', () => {
     expect(firstMessageStep(query(['tck-50088']), stats)).toEqual({ strategy: 'trigram' });
     expect(firstMessageStep(query(['trougil']), undefined)).toEqual({ strategy: 'window', window: MESSAGE_LIMITS.window });
+  });
+});
+
+describe('articleWindow', () => {
+  const titles: TableStats = {
+    rows: 20_000,
+    columns: new Map([
+      ['title', { nullFrac: 0, common: [], histogram: ['Reset your password', 'Billing and invoices', 'Set up SSO'] }],
+    ]),
+  };
+
+  it('skips the title window when a word is in no sampled title', () => {
+    expect(articleWindow(['douc'], titles)).toBe(0);
+    expect(articleWindow(['password', 'douc'], titles)).toBe(0);
+  });
+
+  it('keeps it for words the sampled titles hold, and without statistics', () => {
+    expect(articleWindow(['PASSWORD'], titles)).toBe(ARTICLE_WINDOW);
+    expect(articleWindow(['set', 'up'], titles)).toBe(ARTICLE_WINDOW);
+    expect(articleWindow(['douc'], undefined)).toBe(ARTICLE_WINDOW);
   });
 });
