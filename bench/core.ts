@@ -7,8 +7,8 @@
  * speed-up (help desk ÷ core) and the geo-mean per tool and per kind of query. Nothing is written.
  */
 import { parseArgs } from 'node:util';
-import { elasticsearchEngine, postgresEngine, type DirectEngine } from './perf/direct.js';
-import { explainHelpdesk, runHelpdesk } from './perf/helpdesk.js';
+import { elasticsearchEngine, EXPLAIN, explainPlan, postgresEngine, traceLines, type DirectEngine } from './perf/direct.js';
+import { helpdeskSql, runHelpdesk } from './perf/helpdesk.js';
 import { TOOL_NAMES, type ToolName } from './perf/workload.js';
 import { median } from './perf/stats.js';
 import { log, type Args } from './run/args.js';
@@ -75,7 +75,9 @@ async function main(): Promise<void> {
       for (const q of workload.byTool[tool]) {
         if (values.filter && !`${q.kind} ${JSON.stringify(q.args)}`.includes(values.filter)) continue;
         const access = direct.accessOf(q.role);
-        if (process.env.BENCH_TRACE === '1' && process.env.BENCH_EXPLAIN === '1') await explainHelpdesk(direct.pool, access, q);
+        if (EXPLAIN)
+          for (const s of helpdeskSql(access, q, Date.now()))
+            process.stderr.write(`  [help desk ${s.part}]\n${traceLines(await explainPlan(direct.pool, s))}`);
         await runHelpdesk(direct.pool, access, q);
         await direct.run(q, { gin, engine });
         const hd: number[] = [];

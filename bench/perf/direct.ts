@@ -29,7 +29,16 @@ import type { BenchQuery, Role } from './workload.js';
 /** BENCH_TRACE=1: each statement of the core on stderr, to see which strategy answered and its cost. */
 const TRACE = process.env.BENCH_TRACE === '1';
 /** BENCH_EXPLAIN=1 (with BENCH_TRACE): each traced statement's plan (EXPLAIN ANALYZE, run again) on stderr. */
-const EXPLAIN = TRACE && process.env.BENCH_EXPLAIN === '1';
+export const EXPLAIN = TRACE && process.env.BENCH_EXPLAIN === '1';
+
+/** EXPLAIN (ANALYZE, BUFFERS) of a statement, which runs it once more: its plan's lines. */
+export async function explainPlan(pool: pg.Pool, sql: { text: string; values: unknown[] }): Promise<string[]> {
+  const res = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`, sql.values);
+  return res.rows.map((row) => row['QUERY PLAN']);
+}
+
+/** A plan's lines indented under a trace line, for stderr. */
+export const traceLines = (lines: string[]) => lines.map((line) => `      ${line}\n`).join('');
 
 const SILENT = createLogger('silent');
 
@@ -208,10 +217,7 @@ function poolDb(pool: pg.Pool): Db {
         process.stderr.write(
           `  [trace] ${label ?? 'query'} ${(performance.now() - started).toFixed(2)} ms, ${rows.length} rows\n`,
         );
-      if (EXPLAIN) {
-        const plan = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${q.text}`, q.values);
-        process.stderr.write(plan.rows.map((r) => `      ${r['QUERY PLAN']}\n`).join(''));
-      }
+      if (EXPLAIN) process.stderr.write(traceLines(await explainPlan(pool, q)));
       return rows;
     },
     ping: async () => {

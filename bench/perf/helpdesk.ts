@@ -160,11 +160,3 @@ export async function runHelpdesk(pool: pg.Pool, access: AccessContext, q: Bench
     client.release();
   }
 }
-
-/** The plans of the help desk's statements for one bench query (EXPLAIN ANALYZE) on stderr. */
-export async function explainHelpdesk(pool: pg.Pool, access: AccessContext, q: BenchQuery): Promise<void> {
-  for (const s of helpdeskSql(access, q, Date.now())) {
-    const plan = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${s.text}`, s.values);
-    process.stderr.write(`  [help desk ${s.part}]\n${plan.rows.map((r) => `      ${r['QUERY PLAN']}\n`).join('')}`);
-  }
-}

@@ -9,7 +9,7 @@ import { buildSearchdeskQuery } from '../../src/search/messages/searchdesk.js';
 import { buildMessageQuery } from '../../src/search/messages/query.js';
 import { parseParams } from '../../src/search/params.js';
 import { hasTrigram } from '../../src/search/text.js';
-import type { Direct } from '../perf/direct.js';
+import { explainPlan, type Direct } from '../perf/direct.js';
 import { helpdeskSql } from '../perf/helpdesk.js';
 import { slowest, type LatencyResult, type QuerySample } from '../perf/measure.js';
 import { median, ms } from '../perf/stats.js';
@@ -164,8 +164,7 @@ export function targets(r: Results): Target[] {
 }
 
 async function explain(direct: Direct, sql: { text: string; values: unknown[] }): Promise<string> {
-  const res = await direct.corePool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`, sql.values);
-  return res.rows.map((row) => row['QUERY PLAN']).join('\n');
+  return (await explainPlan(direct.corePool, sql)).join('\n');
 }
 
 /** The gin flag for EXPLAIN of the default variant is the plan's own business: it is passed to the SQL builders. */

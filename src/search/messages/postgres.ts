@@ -297,24 +297,26 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
   ) => {
     const stats = await tableStats(db, 'messages', STATS_COLUMNS);
     const first = query.words.some(hasTrigram) ? firstMessageStep(query, stats, limits) : undefined;
+    // The capped read's rows when they are the whole answer: fewer matches than the cap (no row:
+    // fewer than the page's offset, so fewer than the cap too, by windowCanHold).
+    const capped = async (cap: number) => {
+      const rows = await read('capped', cap);
+      return rows.length === 0 || Number(rows[0]?.matched) < cap ? rows : undefined;
+    };
     const senderRows = await bySender(query, stats);
     if (senderRows !== undefined) {
       // A word no sampled message holds, from a sender with more messages than the capped read's
       // cap: the trigram index finds its few matches sooner (an agent's 2,500 messages at M walk
       // in 8 ms, the capped read of a rare word takes 1–2).
-      if (first?.strategy === 'capped' && senderRows > first.cap) {
-        const rows = await read('capped', first.cap);
-        if (rows.length === 0 || Number(rows[0]?.matched) < first.cap) return rows;
-      }
-      return read('sender');
+      const answer = first?.strategy === 'capped' && senderRows > first.cap ? await capped(first.cap) : undefined;
+      return answer ?? read('sender');
     }
     if (!first) return read('walk');
     if (first.strategy === 'trigram') return read('trigram');
     let window: number;
     if (first.strategy === 'capped') {
-      const rows = await read('capped', first.cap);
-      // No row: fewer matches than the page's offset, so fewer than the cap (windowCanHold).
-      if (rows.length === 0 || Number(rows[0]?.matched) < first.cap) return rows;
+      const answer = await capped(first.cap);
+      if (answer) return answer;
       window = first.then;
     } else window = first.window;
     // A window is exact when it holds every row the page asks for (limit includes has_more's).
