@@ -10,15 +10,28 @@ import { SEARCHABLE_TYPE_NAMES } from './records.js';
 export type TimeFormat = 'epoch_millis' | 'iso';
 
 /**
- * The filters, with `words` (clauses on the words) before the sender's. Bounds are whole seconds
- * while the index holds milliseconds: `since` from T.000, `until` up to T.999.
+ * How an index holds its messages: `time`, how it holds `created_at`; `onlySearchable`, whether
+ * it holds nothing but searchable messages (then the type filter could not remove a document).
  */
-export function messageFilters(query: MessageQuery, time: TimeFormat, words: object[] = []): object[] {
+export interface IndexFormat {
+  time: TimeFormat;
+  onlySearchable: boolean;
+}
+
+/**
+ * The filters, with `words` (clauses on the words) before the sender's. Bounds are whole seconds
+ * while the index holds milliseconds: `since` from T.000, `until` up to T.999. The searchable
+ * types are filtered only in an index that holds other messages too: Elasticsearch builds the
+ * set of an account's messages of both types for every search (0.2–0.7 ms of a 1.5–2.5 ms
+ * search at L), to remove nothing from an index that holds only those.
+ */
+export function messageFilters(query: MessageQuery, format: IndexFormat, words: object[] = []): object[] {
+  const time = format.time;
   const at = (ms: number) => (time === 'iso' ? new Date(ms).toISOString() : ms);
   const filter: object[] = [
     { term: { account_id: query.accountId } },
     { terms: { inbox_id: query.inboxIds } },
-    { terms: { message_type: SEARCHABLE_TYPE_NAMES } },
+    ...(format.onlySearchable ? [] : [{ terms: { message_type: SEARCHABLE_TYPE_NAMES } }]),
     {
       range: {
         created_at: {

@@ -16,7 +16,7 @@ const query: MessageQuery = {
 };
 
 describe('searchdesk request', () => {
-  it('filters on account, inboxes, searchable types, the window and each word prefix, newest first', () => {
+  it('filters on account, inboxes, the window and each word prefix, newest first', () => {
     expect(buildSearchdeskQuery(query)).toEqual({
       from: 15,
       size: 16,
@@ -27,7 +27,6 @@ describe('searchdesk request', () => {
           filter: [
             { term: { account_id: 7 } },
             { terms: { inbox_id: [1, 2] } },
-            { terms: { message_type: ['incoming', 'outgoing'] } },
             { range: { created_at: { gte: 1_735_787_045_000, format: 'epoch_millis' } } },
             { prefix: { words: { value: 'refund' } } },
             { prefix: { words: { value: 'order' } } },
@@ -41,9 +40,9 @@ describe('searchdesk request', () => {
   it('reaches the last millisecond of until and filters the sender after the words', () => {
     const filter = buildSearchdeskQuery({ ...query, until: 1_735_873_445, sender: { type: 'Contact', id: '9007199254740993' } })
       .query.bool.filter;
-    expect(filter[3]).toEqual({
+    expect(filter[2]).toEqual({
       range: { created_at: { gte: 1_735_787_045_000, lte: 1_735_873_445_999, format: 'epoch_millis' } },
     });
-    expect(filter.slice(6)).toEqual([{ term: { sender_type: 'Contact' } }, { term: { sender_id: '9007199254740993' } }]);
+    expect(filter.slice(5)).toEqual([{ term: { sender_type: 'Contact' } }, { term: { sender_id: '9007199254740993' } }]);
   });
 });

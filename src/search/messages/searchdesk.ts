@@ -5,7 +5,7 @@
  */
 import type { SearchClient } from './client.js';
 import type { MessageEngine } from './engine.js';
-import { messageFilters } from './query-dsl.js';
+import { messageFilters, type IndexFormat } from './query-dsl.js';
 import type { MessageQuery } from './query.js';
 
 export interface SearchdeskEngineOptions {
@@ -13,6 +13,13 @@ export interface SearchdeskEngineOptions {
   index: string;
   timeoutMs: number;
 }
+
+/**
+ * How searchdesk's index holds messages: `created_at` in epoch milliseconds, and only searchable
+ * ones. The indexer reads only those, a sync deletes the document of a message that stops being
+ * one, and a document's `message_type` can only be `incoming` or `outgoing` (toMessageDocument).
+ */
+export const SEARCHDESK_FORMAT: IndexFormat = { time: 'epoch_millis', onlySearchable: true };
 
 /** Filters only (no scoring): the query's filters and a prefix clause per word. */
 export function buildSearchdeskQuery(query: MessageQuery) {
@@ -22,7 +29,7 @@ export function buildSearchdeskQuery(query: MessageQuery) {
     size: query.limit,
     _source: false,
     track_total_hits: false,
-    query: { bool: { filter: messageFilters(query, 'epoch_millis', words) } },
+    query: { bool: { filter: messageFilters(query, SEARCHDESK_FORMAT, words) } },
     // created_at ties are broken by the numeric id (sorting on _id is refused by some servers).
     sort: [{ created_at: { order: 'desc' as const } }, { id: { order: 'desc' as const } }],
   };

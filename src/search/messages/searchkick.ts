@@ -67,7 +67,8 @@ export function buildSearchkickMatch(text: string): Query {
 
 /** The MessageQuery's filters on the help desk's fields (string enums, ISO dates). */
 export function buildSearchkickFilters(query: MessageQuery): Query[] {
-  return messageFilters(query, 'iso') as Query[];
+  // The help desk's index holds every message type: the type filter stays.
+  return messageFilters(query, { time: 'iso', onlySearchable: false }) as Query[];
 }
 
 /** The full query; `extra` narrows it further (used to order ties exactly). */
