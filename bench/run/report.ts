@@ -45,6 +45,11 @@ interface Side {
   medians: Map<BenchQuery, number>;
   /** Per query: help desk median ÷ the direct path's median (the core's statements, no surface). */
   coreSpeedups: Map<BenchQuery, number>;
+  /**
+   * Per query: help desk median ÷ the median of the same tools/call as one plain JSON-RPC POST
+   * (the server's whole answer, without the SDK client's own request and result handling).
+   */
+  rawSpeedups: Map<BenchQuery, number>;
 }
 
 function side(res: LatencyResult | undefined, hd: Map<BenchQuery, number[]>): Side | undefined {
@@ -52,18 +57,20 @@ function side(res: LatencyResult | undefined, hd: Map<BenchQuery, number[]>): Si
   const speedups = new Map<BenchQuery, number>();
   const medians = new Map<BenchQuery, number>();
   const coreSpeedups = new Map<BenchQuery, number>();
+  const rawSpeedups = new Map<BenchQuery, number>();
   for (const s of res.samples) {
     if (s.mcp.length === 0) continue;
     medians.set(s.query, median(s.mcp));
     const h = hd.get(s.query);
     if (h?.length) speedups.set(s.query, median(h) / median(s.mcp));
     if (h?.length && s.direct.length) coreSpeedups.set(s.query, median(h) / median(s.direct));
+    if (h?.length && s.raw.length) rawSpeedups.set(s.query, median(h) / median(s.raw));
   }
-  return { summary: res.mcp, speedups, medians, coreSpeedups };
+  return { summary: res.mcp, speedups, medians, coreSpeedups, rawSpeedups };
 }
 
-function coreCell(sd: Side | undefined): string {
-  return sd && sd.coreSpeedups.size > 0 ? times(geoMean([...sd.coreSpeedups.values()])) : '–';
+function geoCell(sd: Side | undefined, which: 'coreSpeedups' | 'rawSpeedups'): string {
+  return sd && sd[which].size > 0 ? times(geoMean([...sd[which].values()])) : '–';
 }
 
 function speedupCell(hdSummary: Summary, sd: Side | undefined): string {
@@ -105,7 +112,8 @@ function helpdeskSection(r: Results, out: string[]): void {
     }
   }
   const geo = (sides: Array<Side | undefined>) => geoMean(sides.flatMap((s) => (s ? [...s.speedups.values()] : [])));
-  const geoCore = (sides: Array<Side | undefined>) => geoMean(sides.flatMap((s) => (s ? [...s.coreSpeedups.values()] : [])));
+  const geoOf = (sides: Array<Side | undefined>, which: 'coreSpeedups' | 'rawSpeedups') =>
+    geoMean(sides.flatMap((s) => (s ? [...s[which].values()] : [])));
   const rowOf = (label: string) => rows.find((x) => x.label === label);
   const msgPg = rowOf('search_messages (Postgres engine)');
   const basic = ['search_contacts', 'search_conversations', 'search_articles'].map(rowOf);
@@ -120,10 +128,12 @@ function helpdeskSection(r: Results, out: string[]): void {
       `**${times(geo([...basic.map((x) => x?.def), allPg?.def, msgPg?.on]))}**`,
       '',
       `**${times(geo([...basic.map((x) => x?.on), allPg?.on, msgPg?.on]))}**`,
-      `**${times(geoCore([...basic.map((x) => x?.on), allPg?.on, msgPg?.on]))}**`,
+      `**${times(geoOf([...basic.map((x) => x?.on), allPg?.on, msgPg?.on], 'rawSpeedups'))}**`,
+      `**${times(geoOf([...basic.map((x) => x?.on), allPg?.on, msgPg?.on], 'coreSpeedups'))}**`,
     ],
   ];
-  if (es !== PG)
+  if (es !== PG) {
+    const esSides = [...basic.map((x) => x?.on), rowOf(`search_messages (${es})`)?.on, rowOf(`search_all (${es})`)?.on];
     geoRows.push([
       `**Geo-mean, all tools, ${es} messages**`,
       '',
@@ -131,9 +141,11 @@ function helpdeskSection(r: Results, out: string[]): void {
       '',
       '',
       '',
-      `**${times(geo([...basic.map((x) => x?.on), rowOf(`search_messages (${es})`)?.on, rowOf(`search_all (${es})`)?.on]))}**`,
-      `**${times(geoCore([...basic.map((x) => x?.on), rowOf(`search_messages (${es})`)?.on, rowOf(`search_all (${es})`)?.on]))}**`,
+      `**${times(geo(esSides))}**`,
+      `**${times(geoOf(esSides, 'rawSpeedups'))}**`,
+      `**${times(geoOf(esSides, 'coreSpeedups'))}**`,
     ]);
+  }
   out.push(
     "### searchdesk vs the help desk's own SQL",
     '',
@@ -151,6 +163,7 @@ function helpdeskSection(r: Results, out: string[]): void {
     '',
     "Speed-up = help desk ÷ searchdesk, **geo-mean of the per-query speed-ups** (per-query = median of the help desk's runs of that query ÷ median of searchdesk's), then the ratio of the p50s / of the p95s. " +
       "Default = the account's search_with_gin cleared (one call per query; search_messages does not depend on the flag, so the geo-mean over all tools counts its index-backed figures in both columns). " +
+      "MCP, minimal client = the same geo-mean against the same tools/call sent as one plain JSON-RPC POST next to each index-backed call (bench/perf/rawhttp.ts): the server's whole answer (HTTP, MCP, token and access look-ups, records, JSON) without the SDK client's own request and result handling, which costs the caller 2–4 ms a call on a 2-core machine. " +
       "Core only = the same geo-mean against the direct path measured next to each index-backed call (the core's statements and record reads on a pool set up like the server's, no HTTP, MCP or access look-ups): statement against statement.",
     '',
     table(
@@ -162,6 +175,7 @@ function helpdeskSection(r: Results, out: string[]): void {
         'Speed-up default',
         'searchdesk index-backed p50 / p95 ms',
         'Speed-up index-backed',
+        'Speed-up index-backed, MCP minimal client',
         'Speed-up index-backed, core only',
       ],
       [
@@ -173,7 +187,8 @@ function helpdeskSection(r: Results, out: string[]): void {
           speedupCell(x.hd, x.def),
           pair(x.on?.summary),
           speedupCell(x.hd, x.on),
-          coreCell(x.on),
+          geoCell(x.on, 'rawSpeedups'),
+          geoCell(x.on, 'coreSpeedups'),
         ]),
         ...geoRows,
       ],
@@ -196,6 +211,7 @@ function helpdeskSection(r: Results, out: string[]): void {
         times(x.def?.speedups.get(q) ?? Number.NaN),
         ms(x.on?.medians.get(q) ?? Number.NaN),
         times(x.on?.speedups.get(q) ?? Number.NaN),
+        times(x.on?.rawSpeedups.get(q) ?? Number.NaN),
         times(x.on?.coreSpeedups.get(q) ?? Number.NaN),
       ]);
     }
@@ -203,7 +219,7 @@ function helpdeskSection(r: Results, out: string[]): void {
     '<details><summary>Per-query speed-ups (medians, ms)</summary>',
     '',
     table(
-      ['Tool', 'Kind', 'As', 'Arguments', 'Help desk SQL', 'Default', 'Speed-up', 'Index-backed', 'Speed-up', 'Core only'],
+      ['Tool', 'Kind', 'As', 'Arguments', 'Help desk SQL', 'Default', 'Speed-up', 'Index-backed', 'Speed-up', 'MCP minimal client', 'Core only'],
       detail,
     ),
     '',
