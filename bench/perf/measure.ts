@@ -13,8 +13,13 @@ export interface QuerySample {
   direct: number[];
   /** The same call as a plain JSON-RPC POST (no SDK client). */
   raw: number[];
-  /** The help desk's own SQL for the same search (perf/helpdesk.ts), run right next to each MCP call. */
+  /** The help desk's own SQL for the same search (perf/helpdesk.ts), in a block after searchdesk's calls. */
   helpdesk: number[];
+  /**
+   * The direct path again, in that block, right next to each of the help desk's statements (order
+   * alternating per rep): the two sides of "core only" measured alike, neither between MCP calls.
+   */
+  directBlock: number[];
 }
 
 export interface LatencyResult {
@@ -59,7 +64,7 @@ export async function measureLatency(
     helpdeskRun?: (q: BenchQuery) => Promise<number | undefined>;
   },
 ): Promise<LatencyResult> {
-  const samples: QuerySample[] = queries.map((query) => ({ query, mcp: [], direct: [], raw: [], helpdesk: [] }));
+  const samples: QuerySample[] = queries.map((query) => ({ query, mcp: [], direct: [], raw: [], helpdesk: [], directBlock: [] }));
   const overheads: number[] = [];
   const serverOverheads: number[] = [];
   const errors: string[] = [];
@@ -103,16 +108,30 @@ export async function measureLatency(
   }
   // The help desk's statements of these queries in a block of their own, after searchdesk's calls:
   // one that reads a whole table (seconds at L) between two calls would evict the other's pages
-  // from shared_buffers, and neither side would be warm. Their time does not count against the budget.
+  // from shared_buffers, and neither side would be warm. The direct path runs again next to each
+  // of them (also where the help desk's statement already has its runs from an earlier phase), so
+  // "core only" compares two statements measured alike: the direct runs between MCP calls share
+  // the two cores with the server process and its connections. Not against the budget.
   if (opts.helpdeskRun)
     for (let rep = 0; rep < opts.reps; rep++)
       for (const s of samples) {
+        const directFirst = rep % 2 === 1;
+        const blockDirect = async () => {
+          if (!opts.directRun || s.mcp.length === 0) return;
+          try {
+            s.directBlock.push(await opts.directRun(s.query));
+          } catch (err) {
+            errors.push(`direct ${s.query.tool} ${JSON.stringify(s.query.args)}: ${(err as Error).message.slice(0, 160)}`);
+          }
+        };
+        if (directFirst) await blockDirect();
         try {
           const v = await opts.helpdeskRun(s.query);
           if (v !== undefined) s.helpdesk.push(v);
         } catch (err) {
           errors.push(`help desk SQL ${s.query.tool} ${JSON.stringify(s.query.args)}: ${(err as Error).message.slice(0, 160)}`);
         }
+        if (!directFirst) await blockDirect();
       }
   return {
     samples,
