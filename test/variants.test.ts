@@ -54,7 +54,9 @@ import {
   MESSAGE_LIMITS,
   type MessageLimits,
   type MessageStrategy,
+  withRecords,
 } from '../src/search/messages/postgres.js';
+import type { MessageRow } from '../src/search/messages/records.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 
 export const VARIANT_SEED = 1122;
@@ -497,7 +499,7 @@ const MESSAGE_TEST_LIMITS: MessageLimits[] = [
 ];
 
 describe('the Postgres message engine', () => {
-  it(`returns exactly the plain walk's ids from each of its strategies (${VARIANT_RUNS} runs, seed ${VARIANT_SEED})`, async () => {
+  it(`returns exactly the plain walk's ids, and their records, from each of its strategies (${VARIANT_RUNS} runs, seed ${VARIANT_SEED})`, async () => {
     const rows = await t.admin.query<{ content: string }>(
       'SELECT content FROM messages WHERE account_id = $1 AND content IS NOT NULL ORDER BY id DESC LIMIT 300',
       [data.large.accountId],
@@ -584,6 +586,8 @@ describe('the Postgres message engine', () => {
           if (!query) return;
           const walk = await ids(query, 'walk');
           expect(await ids(query, 'trigram')).toEqual(walk);
+          // The page's records as the walk's ids read again by primary key.
+          const records = await t.db.query<MessageRow>(withRecords(buildMessageIdsQuery(query, 'walk')));
           for (const size of [undefined, ...MESSAGE_TEST_LIMITS.map((l) => l.window)]) {
             const window = await ids(query, 'window', size);
             if (window.length >= query.limit) {
@@ -599,8 +603,9 @@ describe('the Postgres message engine', () => {
               expect(await engine.findIds(query)).toEqual(walk);
               bump(counts, ran.join(' > '));
               if (ran[0] === 'capped' && query.sender) bump(counts, `${ran.join(' > ')} with from`);
-              // The same plan reading the records in its statements.
-              expect((await engine.findRows!(query)).map((r) => Number(r.id))).toEqual(walk);
+              // The same plan reading the records in its statements: the same rows, every column.
+              const rows = await engine.findRows!(query);
+              expect(rows.map(({ matched: _, ...row }: MessageRow & { matched?: number }) => row)).toEqual(records);
             }
           }
         },

@@ -139,26 +139,47 @@ export const MESSAGE_LIMITS: MessageLimits = {
   capped: MESSAGE_CAPPED,
 };
 
-/** The account's newest `window` messages (types, time bounds), in result order, for a window. */
+/**
+ * The columns of `messages` a record is made of (MESSAGE_COLUMNS reads them from alias m): what a
+ * statement that walks the messages themselves returns when it reads records, so that they need
+ * not be read again by id.
+ */
+const RECORD_SOURCE =
+  'm.id, m.content, m.message_type, m.private, m.created_at, m.conversation_id, m.inbox_id, m.sender_type, m.sender_id, m.account_id';
+
+/**
+ * The account's newest `window` messages (types, time bounds), in result order, for a window,
+ * with every column of a record (the window's filters read most of them).
+ */
 function newestMessages(query: MessageQuery, window: number, p: SqlParams): string {
   // ORDER BY … LIMIT walks (account_id, created_at, message_type) backwards and stops after the
   // window's rows, whatever the inboxes and the sender: a filter that keeps few of the account's
   // messages (one inbox, one sender) would otherwise walk the whole 90 days.
-  return `SELECT m.id, m.created_at, m.inbox_id, m.sender_type, m.sender_id, m.content
+  return `SELECT ${RECORD_SOURCE}
       FROM messages m WHERE ${messageScopeClauses(query, p).join(' AND ')}
       ORDER BY m.created_at DESC, m.id DESC LIMIT ${p.add(window)}`;
 }
 
-/** The ids statement of one strategy; `window` is a window's rows, or the capped read's cap. */
-export function buildMessageIdsQuery(query: MessageQuery, strategy: MessageStrategy = 'walk', window = MESSAGE_WINDOW): SqlQuery {
+/**
+ * The ids statement of one strategy; `window` is a window's rows, or the capped read's cap.
+ * `select: 'record'` (the walk, the window and the sender walk only) returns the page's rows with
+ * every column of a record instead of their ids.
+ */
+export function buildMessageIdsQuery(
+  query: MessageQuery,
+  strategy: MessageStrategy = 'walk',
+  window = MESSAGE_WINDOW,
+  select: 'id' | 'record' = 'id',
+): SqlQuery {
   const p = new SqlParams();
   const order = 'ORDER BY m.created_at DESC, m.id DESC';
+  const columns = select === 'record' ? RECORD_SOURCE : 'm.id';
   let text: string;
   if (strategy === 'window') {
     const newest = newestMessages(query, window, p);
     const rest = [...messageNarrowingClauses(query, p), ...walkWordClauses(query.words, p)];
     text = `
-    SELECT m.id FROM (${newest}) m
+    SELECT ${columns} FROM (${newest}) m
     WHERE ${rest.join(' AND ')}
     ${order}
     LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
@@ -181,14 +202,14 @@ export function buildMessageIdsQuery(query: MessageQuery, strategy: MessageStrat
     // sender's index in result order (or, sorting, reads only the sender's rows).
     const words = walkWordClauses(query.words, p, "(m.content || '')");
     text = `
-    SELECT m.id FROM messages m
+    SELECT ${columns} FROM messages m
     WHERE ${[...messageFilterClauses(query, p), ...words].join('\n      AND ')}
     ${order}
     LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
   } else {
     const filters = messageFilterClauses(query, p);
     text = `
-    SELECT m.id FROM messages m
+    SELECT ${columns} FROM messages m
     WHERE ${[...filters, ...messageWordClauses(query.words, p)].join('\n      AND ')}
     ${order}
     LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
@@ -370,12 +391,31 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
     findRows: (query) =>
       plan(query, (strategy, window) =>
         db.query<MessageRow & { matched?: number }>(
-          withRecords(buildMessageIdsQuery(query, strategy, window), strategy === 'capped' ? ['matched'] : []),
+          buildMessageRecordsQuery(query, strategy, window),
           `search_messages_pg_${strategy}`,
         ),
       ),
     check: () => db.ping(),
     async close() {},
+  };
+}
+
+/**
+ * One strategy's statement returning the page as rows ready to be records. The trigram
+ * strategies keep only ids and sort keys of their matches (a materialised set of up to the cap's
+ * rows) and read the page's messages again by primary key (withRecords); the walks read the
+ * messages themselves and return their columns, and the record's expressions run above the
+ * page's LIMIT, for the page's rows only (a window of a common word at M: 1.03 → 0.90 ms).
+ */
+export function buildMessageRecordsQuery(query: MessageQuery, strategy: MessageStrategy, window?: number): SqlQuery {
+  if (strategy === 'trigram' || strategy === 'capped')
+    return withRecords(buildMessageIdsQuery(query, strategy, window), strategy === 'capped' ? ['matched'] : []);
+  const page = buildMessageIdsQuery(query, strategy, window, 'record');
+  return {
+    text: `
+    SELECT ${MESSAGE_COLUMNS} FROM (${page.text}) m
+    ORDER BY m.created_at DESC, m.id DESC`,
+    values: page.values,
   };
 }
 
