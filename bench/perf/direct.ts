@@ -14,12 +14,12 @@ import { buildContactsQuery, searchContacts, type ContactStrategy } from '../../
 import type { SearchContext } from '../../src/search/context.js';
 import { createLogger } from '../../src/logger.js';
 import { buildConversationsQuery, searchConversations, type ConversationStrategy } from '../../src/search/conversations.js';
-import { createElasticsearchClient } from '../../src/search/messages/elasticsearch.js';
+import type { SearchClient } from '../../src/search/messages/client.js';
+import { createElasticsearchClient, elasticsearchSearchClient } from '../../src/search/messages/elasticsearch.js';
 import { buildMessageIdsQuery, createPostgresEngine, messageFilterClauses } from '../../src/search/messages/postgres.js';
-import { createOpenSearchClient } from '../../src/search/messages/opensearch.js';
-import { buildSearchdeskQuery } from '../../src/search/messages/searchdesk.js';
+import { createOpenSearchClient, openSearchSearchClient } from '../../src/search/messages/opensearch.js';
+import { createSearchdeskEngine } from '../../src/search/messages/searchdesk.js';
 import { createSearchkickEngine } from '../../src/search/messages/searchkick.js';
-import type { API } from '@opensearch-project/opensearch';
 import { MESSAGE_COLUMNS } from '../../src/search/messages/records.js';
 import { buildMessageQuery, type MessageQuery } from '../../src/search/messages/query.js';
 import { parseParams, type Operation } from '../../src/search/params.js';
@@ -238,28 +238,18 @@ export function postgresEngine(pool: pg.Pool): DirectEngine {
   };
 }
 
+/** searchdesk's own engine (its request, its reading of the hits) on `client`, which it owns. */
+function searchdeskEngine(kind: DirectEngine['kind'], client: SearchClient, index: string): DirectEngine {
+  const engine = createSearchdeskEngine(client, index);
+  return { kind, findIds: (query) => engine.findIds(query), close: () => engine.close() };
+}
+
 export function elasticsearchEngine(url: string, index: string): DirectEngine {
-  const client = createElasticsearchClient(url, 60_000);
-  return {
-    kind: 'elasticsearch',
-    async findIds(query) {
-      const res = await client.search({ index, ...buildSearchdeskQuery(query) });
-      return res.hits.hits.map((h) => Number(h._id));
-    },
-    close: () => client.close(),
-  };
+  return searchdeskEngine('elasticsearch', elasticsearchSearchClient(createElasticsearchClient(url, 60_000)), index);
 }
 
 export function opensearchEngine(url: string, index: string): DirectEngine {
-  const client = createOpenSearchClient(url, 60_000);
-  return {
-    kind: 'opensearch',
-    async findIds(query) {
-      const res = await client.search({ index, body: buildSearchdeskQuery(query) as API.Search_RequestBody });
-      return res.body.hits.hits.map((h) => Number(h._id));
-    },
-    close: () => client.close(),
-  };
+  return searchdeskEngine('opensearch', openSearchSearchClient(createOpenSearchClient(url, 60_000)), index);
 }
 
 export function searchkickEngine(url: string, index: string): DirectEngine {

@@ -108,11 +108,12 @@ export function createIndexStore(client: SearchClient): IndexStore {
       const res = await client.search(index, {
         size,
         _source: false,
+        stored_fields: '_none_',
         track_total_hits: false,
         query: { range: { id: { gt: afterId } } },
         sort: [{ id: { order: 'asc' } }],
       });
-      return res.hits.map((h) => h.id);
+      return res.hits.map((h) => Number(h.sort?.[0]));
     },
     count: (index) => client.count(index),
   };

@@ -10,10 +10,20 @@ export type ClientKind = 'elasticsearch' | 'opensearch';
 export type SearchBody = Record<string, unknown>;
 
 export interface SearchHit {
-  /** `_id` as a number (documents are keyed by message id). */
-  id: number;
+  /**
+   * `_id` as a number (documents are keyed by message id); undefined when the request turned
+   * stored fields off (`stored_fields: '_none_'`), which saves reading them for every hit: such a
+   * request sorts by `id` and finds it among the sort values.
+   */
+  id: number | undefined;
   /** The hit's sort values, when the request sorted. */
   sort: unknown[] | undefined;
+}
+
+/** The hit's `_id`, which a request that keeps stored fields always has. */
+export function hitId(hit: SearchHit): number {
+  if (hit.id === undefined) throw new Error('search hit without _id');
+  return hit.id;
 }
 
 export interface SearchResponse {

@@ -19,7 +19,7 @@ export function elasticsearchSearchClient(client: Client): SearchClient {
     async search(index, body) {
       const res = await client.search({ index, ...body });
       return {
-        hits: res.hits.hits.map((h) => ({ id: Number(h._id), sort: h.sort })),
+        hits: res.hits.hits.map((h) => ({ id: h._id === undefined ? undefined : Number(h._id), sort: h.sort })),
         total: totalOf(res.hits.total),
       };
     },

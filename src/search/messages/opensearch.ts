@@ -20,7 +20,7 @@ export function openSearchSearchClient(client: Client): SearchClient {
     async search(index, body) {
       const res = await client.search({ index, body });
       return {
-        hits: res.body.hits.hits.map((h) => ({ id: Number(h._id), sort: h.sort })),
+        hits: res.body.hits.hits.map((h) => ({ id: h._id === undefined ? undefined : Number(h._id), sort: h.sort })),
         total: totalOf(res.body.hits.total),
       };
     },

@@ -21,6 +21,7 @@ describe('searchdesk request', () => {
       from: 15,
       size: 16,
       _source: false,
+      stored_fields: '_none_',
       track_total_hits: false,
       query: {
         bool: {

@@ -28,6 +28,9 @@ export function buildSearchdeskQuery(query: MessageQuery) {
     from: query.offset,
     size: query.limit,
     _source: false,
+    // Not even _id: the id is the last sort value. Reading stored fields cost 0.15-0.25 ms of a
+    // 1-1.4 ms search of 16 hits at M.
+    stored_fields: '_none_',
     track_total_hits: false,
     query: { bool: { filter: messageFilters(query, SEARCHDESK_FORMAT, words) } },
     // created_at ties are broken by the numeric id (sorting on _id is refused by some servers).
@@ -41,7 +44,7 @@ export function createSearchdeskEngine(client: SearchClient, index: string): Mes
     name: client.kind,
     label: client.kind,
     async findIds(query) {
-      return (await client.search(index, buildSearchdeskQuery(query))).hits.map((h) => h.id);
+      return (await client.search(index, buildSearchdeskQuery(query))).hits.map((h) => Number(h.sort?.[1]));
     },
     async check() {
       // GET / is not available on every deployment (e.g. the stripped test server): ask the index.

@@ -6,7 +6,7 @@
  * applied as a filter (the same filters as our own format, query-dsl.ts), and records are still
  * read from Postgres. The request is plain query DSL, sent through either SearchClient.
  */
-import type { ClientKind, SearchClient, SearchResponse } from './client.js';
+import { hitId, type ClientKind, type SearchClient, type SearchResponse } from './client.js';
 import { connectElasticsearch } from './elasticsearch.js';
 import type { MessageEngine } from './engine.js';
 import { connectOpenSearch } from './opensearch.js';
@@ -147,7 +147,7 @@ export function orderTiedPage(span: TimedHit[], above: number, offset: number, l
 }
 
 function toTimed(res: SearchResponse): { hits: TimedHit[]; total: number } {
-  return { hits: res.hits.map((h) => ({ id: h.id, createdAt: Number(h.sort?.[0]) })), total: res.total };
+  return { hits: res.hits.map((h) => ({ id: hitId(h), createdAt: Number(h.sort?.[0]) })), total: res.total };
 }
 
 /** Whether a mapping has the help desk's `content.analyzed` text field. */
