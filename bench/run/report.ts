@@ -164,7 +164,7 @@ function helpdeskSection(r: Results, out: string[]): void {
     '',
     "Speed-up = help desk ÷ searchdesk, **geo-mean of the per-query speed-ups** (per-query = median of the help desk's runs of that query ÷ median of searchdesk's), then the ratio of the p50s / of the p95s. " +
       "Default = the account's search_with_gin cleared (one call per query; search_messages does not depend on the flag, so the geo-mean over all tools counts its index-backed figures in both columns). " +
-      "MCP, minimal client = the same geo-mean against the same tools/call sent as one plain JSON-RPC POST next to each index-backed call (bench/perf/rawhttp.ts): the server's whole answer (HTTP, MCP, token and access look-ups, records, JSON) without the SDK client's own request and result handling, which costs the caller 2–4 ms a call on a 2-core machine. " +
+      "MCP, minimal client = the same geo-mean against the same tools/call sent as one plain JSON-RPC POST next to each index-backed call (bench/perf/rawhttp.ts): the server's whole answer (HTTP, MCP, token and access look-ups, records, JSON) without the SDK client's own request and result handling, 1–2 ms a call on this 2-core machine (Latency per tool: Overhead (SDK) − Overhead (server)). " +
       "Core only = the same geo-mean against the direct path (the core's statements and record reads on a pool set up like the server's, no HTTP, MCP or access look-ups), run again in the help desk's block right next to each of its statements, order alternating: statement against statement, measured alike.",
     '',
     table(
