@@ -28,8 +28,8 @@ export function buildSearchdeskQuery(query: MessageQuery) {
     from: query.offset,
     size: query.limit,
     _source: false,
-    // Not even _id: the id is the last sort value. Reading stored fields cost 0.15-0.25 ms of a
-    // 1-1.4 ms search of 16 hits at M.
+    // Not even _id: the id is the last sort value. Reading stored fields cost 0.15–0.2 ms of a
+    // 0.9–1.3 ms search of 16 hits at M and L.
     stored_fields: '_none_',
     track_total_hits: false,
     query: { bool: { filter: messageFilters(query, SEARCHDESK_FORMAT, words) } },
