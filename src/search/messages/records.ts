@@ -54,7 +54,10 @@ export interface MessageRow {
  * The columns of a MessageRow, as `[name, expression]` over alias m (message). The conversation's
  * display id and the sender's name are scalar subqueries by primary key, not joins: a statement
  * needs no join for them (planning three joins cost 0.3–0.4 ms of a 1–2 ms search statement), and
- * after an ORDER BY … LIMIT Postgres runs them for the rows it returns only.
+ * after an ORDER BY … LIMIT Postgres runs them for the rows it returns only. An agent's name has
+ * `LIMIT 1`: on a `users` table of a few pages Postgres scans it rather than probe its primary
+ * key, and the limit stops the scan at the agent's row instead of the table's end (a page of
+ * messages at M, mostly agents' replies, from 181 users: `update` 0.94 → 0.86 ms, `issue` 0.80 → 0.73).
  */
 const MESSAGE_FIELDS: ReadonlyArray<readonly [keyof MessageRow, string]> = [
   ['id', 'm.id'],
@@ -71,7 +74,7 @@ const MESSAGE_FIELDS: ReadonlyArray<readonly [keyof MessageRow, string]> = [
     'sender_name',
     `CASE m.sender_type
        WHEN 'Contact' THEN (SELECT sc.name FROM contacts sc WHERE sc.id = m.sender_id AND sc.account_id = m.account_id)
-       WHEN 'User' THEN (SELECT coalesce(nullif(su.display_name, ''), su.name) FROM users su WHERE su.id = m.sender_id)
+       WHEN 'User' THEN (SELECT coalesce(nullif(su.display_name, ''), su.name) FROM users su WHERE su.id = m.sender_id LIMIT 1)
      END`,
   ],
 ];
