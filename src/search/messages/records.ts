@@ -82,8 +82,13 @@ const MESSAGE_FIELDS: ReadonlyArray<readonly [keyof MessageRow, string]> = [
 /** Select list producing a MessageRow from `messages m` (no join needed). */
 export const MESSAGE_COLUMNS = MESSAGE_FIELDS.map(([name, expr]) => `${expr} AS ${name}`).join(', ');
 
-/** One json object with the MessageRow keys (for a nested message). */
-export const MESSAGE_JSON = `json_build_object(${MESSAGE_FIELDS.map(([name, expr]) => `'${name}', ${expr}`).join(', ')})`;
+/**
+ * One json object with the MessageRow keys, for the latest message `m` of conversation `c` (a
+ * row of `conversations` in scope as alias c): its display id is c's, not looked up again.
+ */
+export const LATEST_MESSAGE_JSON = `json_build_object(${MESSAGE_FIELDS.map(
+  ([name, expr]) => `'${name}', ${name === 'conversation_display_id' ? 'c.display_id' : expr}`,
+).join(', ')})`;
 
 const SENDER_TYPES: Record<string, 'contact' | 'user' | 'agent_bot'> = {
   Contact: 'contact',
