@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import { resolveAccess, type AccessContext } from '../../src/auth/access.js';
-import { SqlParams, type Db, type SqlQuery } from '../../src/db/db.js';
+import type { Db, SqlQuery } from '../../src/db/db.js';
 import { sessionOptions } from '../../src/db/pg.js';
 import { articlePlan, buildArticlesQuery, searchArticles } from '../../src/search/articles.js';
 import { buildContactsQuery, searchContacts, type ContactStrategy } from '../../src/search/contacts.js';
@@ -16,11 +16,11 @@ import { createLogger } from '../../src/logger.js';
 import { buildConversationsQuery, searchConversations, type ConversationStrategy } from '../../src/search/conversations.js';
 import type { SearchClient } from '../../src/search/messages/client.js';
 import { createElasticsearchClient, elasticsearchSearchClient } from '../../src/search/messages/elasticsearch.js';
-import { buildMessageIdsQuery, createPostgresEngine, messageFilterClauses } from '../../src/search/messages/postgres.js';
+import { loadMessages } from '../../src/search/messages/index.js';
+import { buildMessageIdsQuery, createPostgresEngine } from '../../src/search/messages/postgres.js';
 import { createOpenSearchClient, openSearchSearchClient } from '../../src/search/messages/opensearch.js';
 import { createSearchdeskEngine } from '../../src/search/messages/searchdesk.js';
 import { createSearchkickEngine } from '../../src/search/messages/searchkick.js';
-import { MESSAGE_COLUMNS } from '../../src/search/messages/records.js';
 import { buildMessageQuery, type MessageQuery } from '../../src/search/messages/query.js';
 import { parseParams, type Operation } from '../../src/search/params.js';
 import { splitWords } from '../../src/search/text.js';
@@ -100,10 +100,6 @@ export class Direct {
     return a;
   }
 
-  private async rows(q: SqlQuery): Promise<unknown[]> {
-    return (await this.corePool.query<Record<string, unknown>>(q.text, q.values)).rows;
-  }
-
   /** The core's own search (strategy choice included) over the plain pool, without a surface. */
   private context(access: AccessContext, gin: boolean): SearchContext {
     return {
@@ -126,14 +122,8 @@ export class Direct {
     const query = buildMessageQuery(access, params, Date.now());
     if (!query) return [];
     if (engine.findRows) return engine.findRows(query);
-    const ids = (await engine.findIds(query)).slice(0, query.limit - 1);
-    if (ids.length === 0) return [];
-    const p = new SqlParams();
-    const where = [`m.id = ANY(${p.add(ids)}::bigint[])`, ...messageFilterClauses(query, p)];
-    return this.rows({
-      text: `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE ${where.join(' AND ')}`,
-      values: p.values,
-    });
+    // The core's own records read, as the server runs it after a search engine's ids.
+    return loadMessages(this.context(access, false), query, (await engine.findIds(query)).slice(0, query.limit - 1));
   }
 
   /** Runs one benchmark query directly; resolves with its duration in ms. */

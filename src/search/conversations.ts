@@ -6,7 +6,7 @@ import { SqlParams, type SqlQuery } from '../db/db.js';
 import type { AccessContext } from '../auth/access.js';
 import { INDEX, searchdeskIndexes } from '../db/catalog.js';
 import { toPage, type Page, type SearchContext } from './context.js';
-import { LATEST_MESSAGE_JSON, searchableTypeClause, toMessageRecord, type MessageRow } from './messages/records.js';
+import { LATEST_MESSAGE_JOIN, toMessageRecord, type MessageRow } from './messages/records.js';
 import { PAGE_SIZE, type ConversationsParams } from './params.js';
 import type { ConversationRecord } from './records.js';
 import { epoch, longerWindow, pageClause, shareWindow, tableRows, timeBounds, windowCanHold, type WindowLimits } from './sql.js';
@@ -248,15 +248,7 @@ export function buildConversationsQuery(
       SELECT t.id, t.name FROM teams t WHERE t.id = c.team_id AND t.account_id = c.account_id LIMIT 1
     ) t ON true
     LEFT JOIN LATERAL (SELECT i.name, i.channel_type FROM inboxes i WHERE i.id = c.inbox_id LIMIT 1) i ON true
-    LEFT JOIN LATERAL (
-      SELECT ${LATEST_MESSAGE_JSON} AS latest_message
-      FROM (
-        SELECT m.* FROM messages m
-        WHERE m.conversation_id = c.id AND ${searchableTypeClause()}
-        ORDER BY m.created_at DESC, m.id DESC
-        LIMIT 1
-      ) m
-    ) lm ON true
+    ${LATEST_MESSAGE_JOIN}
     ORDER BY h.created_at DESC, h.id DESC`;
   return { text, values: p.values };
 }

@@ -61,7 +61,7 @@ async function findIds(
  * Reads the records of `ids` from Postgres in the engine's order. Every filter except the words
  * is applied again, so a message deleted, moved or re-typed since indexing is never returned.
  */
-async function loadMessages(ctx: SearchContext, query: MessageQuery, ids: number[]): Promise<MessageRecord[]> {
+export async function loadMessages(ctx: SearchContext, query: MessageQuery, ids: number[]): Promise<MessageRecord[]> {
   if (ids.length === 0) return [];
   const p = new SqlParams();
   const where = [`m.id = ANY(${p.add(ids)}::bigint[])`, ...messageFilterClauses(query, p)];

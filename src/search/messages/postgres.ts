@@ -139,6 +139,9 @@ export const MESSAGE_LIMITS: MessageLimits = {
   capped: MESSAGE_CAPPED,
 };
 
+/** Result order: newest first, ties by id (the order of every message engine). */
+const NEWEST_FIRST = 'ORDER BY m.created_at DESC, m.id DESC';
+
 /**
  * The columns of `messages` a record is made of (MESSAGE_COLUMNS reads them from alias m): what a
  * statement that walks the messages themselves returns when it reads records, so that they need
@@ -157,7 +160,7 @@ function newestMessages(query: MessageQuery, window: number, p: SqlParams): stri
   // messages (one inbox, one sender) would otherwise walk the whole 90 days.
   return `SELECT ${RECORD_SOURCE}
       FROM messages m WHERE ${messageScopeClauses(query, p).join(' AND ')}
-      ORDER BY m.created_at DESC, m.id DESC LIMIT ${p.add(window)}`;
+      ${NEWEST_FIRST} LIMIT ${p.add(window)}`;
 }
 
 /**
@@ -172,7 +175,6 @@ export function buildMessageIdsQuery(
   select: 'id' | 'record' = 'id',
 ): SqlQuery {
   const p = new SqlParams();
-  const order = 'ORDER BY m.created_at DESC, m.id DESC';
   const columns = select === 'record' ? RECORD_SOURCE : 'm.id';
   let text: string;
   if (strategy === 'window') {
@@ -181,7 +183,7 @@ export function buildMessageIdsQuery(
     text = `
     SELECT ${columns} FROM (${newest}) m
     WHERE ${rest.join(' AND ')}
-    ${order}
+    ${NEWEST_FIRST}
     LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
   } else if (strategy === 'trigram' || strategy === 'capped') {
     const filters = messageFilterClauses(query, p);
@@ -195,7 +197,7 @@ export function buildMessageIdsQuery(
       ${capped ? `LIMIT ${p.add(window)}` : ''}
     )
     SELECT m.id${capped ? ', (SELECT count(*) FROM matched)::int AS matched' : ''} FROM matched m
-    ${order}
+    ${NEWEST_FIRST}
     LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
   } else if (strategy === 'sender') {
     // The words on `content || ''`: no trigram index can serve them, so the planner walks the
@@ -204,14 +206,14 @@ export function buildMessageIdsQuery(
     text = `
     SELECT ${columns} FROM messages m
     WHERE ${[...messageFilterClauses(query, p), ...words].join('\n      AND ')}
-    ${order}
+    ${NEWEST_FIRST}
     LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
   } else {
     const filters = messageFilterClauses(query, p);
     text = `
     SELECT ${columns} FROM messages m
     WHERE ${[...filters, ...messageWordClauses(query.words, p)].join('\n      AND ')}
-    ${order}
+    ${NEWEST_FIRST}
     LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
   }
   return { text, values: p.values };
@@ -414,7 +416,7 @@ export function buildMessageRecordsQuery(query: MessageQuery, strategy: MessageS
   return {
     text: `
     SELECT ${MESSAGE_COLUMNS} FROM (${page.text}) m
-    ORDER BY m.created_at DESC, m.id DESC`,
+    ${NEWEST_FIRST}`,
     values: page.values,
   };
 }
@@ -429,7 +431,7 @@ export function withRecords(ids: SqlQuery, extra: readonly string[] = []): SqlQu
     SELECT ${[MESSAGE_COLUMNS, ...extra.map((c) => `page.${c}`)].join(', ')}
     FROM (${ids.text}) page
     JOIN LATERAL (SELECT * FROM messages m WHERE m.id = page.id LIMIT 1) m ON true
-    ORDER BY m.created_at DESC, m.id DESC`,
+    ${NEWEST_FIRST}`,
     values: ids.values,
   };
 }

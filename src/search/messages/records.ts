@@ -83,12 +83,23 @@ const MESSAGE_FIELDS: ReadonlyArray<readonly [keyof MessageRow, string]> = [
 export const MESSAGE_COLUMNS = MESSAGE_FIELDS.map(([name, expr]) => `${expr} AS ${name}`).join(', ');
 
 /**
- * One json object with the MessageRow keys, for the latest message `m` of conversation `c` (a
- * row of `conversations` in scope as alias c): its display id is c's, not looked up again.
+ * `LEFT JOIN LATERAL … lm`: the latest searchable message of conversation `c` (a row of
+ * `conversations` in scope as alias c) as `lm.latest_message`, one json object with the
+ * MessageRow keys (null without one). Its display id is c's, not looked up again; its sender is
+ * looked up for that one message, after the LIMIT.
  */
-export const LATEST_MESSAGE_JSON = `json_build_object(${MESSAGE_FIELDS.map(
-  ([name, expr]) => `'${name}', ${name === 'conversation_display_id' ? 'c.display_id' : expr}`,
-).join(', ')})`;
+export const LATEST_MESSAGE_JOIN = `
+    LEFT JOIN LATERAL (
+      SELECT json_build_object(${MESSAGE_FIELDS.map(
+        ([name, expr]) => `'${name}', ${name === 'conversation_display_id' ? 'c.display_id' : expr}`,
+      ).join(', ')}) AS latest_message
+      FROM (
+        SELECT m.* FROM messages m
+        WHERE m.conversation_id = c.id AND ${searchableTypeClause()}
+        ORDER BY m.created_at DESC, m.id DESC
+        LIMIT 1
+      ) m
+    ) lm ON true`;
 
 const SENDER_TYPES: Record<string, 'contact' | 'user' | 'agent_bot'> = {
   Contact: 'contact',

@@ -8,7 +8,7 @@ import { toContactRecord, type ContactRow } from '../contacts.js';
 import { toPage, type SearchContext } from '../context.js';
 import { toConversationRecord, type ConversationRow } from '../conversations.js';
 import { MESSAGES, SearchError } from '../../errors.js';
-import { LATEST_MESSAGE_JSON, searchableTypeClause } from '../messages/records.js';
+import { LATEST_MESSAGE_JOIN } from '../messages/records.js';
 import { CONTACT_CONVERSATIONS_PAGE_SIZE, type GetContactParams } from '../params.js';
 import type { ContactDetail } from '../records.js';
 import { epoch, pageClause } from '../sql.js';
@@ -52,13 +52,7 @@ export function buildContactConversationsQuery(
     LEFT JOIN users u ON u.id = c.assignee_id
     LEFT JOIN teams t ON t.id = c.team_id AND t.account_id = c.account_id
     LEFT JOIN inboxes i ON i.id = c.inbox_id
-    LEFT JOIN LATERAL (
-      SELECT ${LATEST_MESSAGE_JSON} AS latest_message
-      FROM messages m
-      WHERE m.conversation_id = c.id AND ${searchableTypeClause()}
-      ORDER BY m.created_at DESC, m.id DESC
-      LIMIT 1
-    ) lm ON true
+    ${LATEST_MESSAGE_JOIN}
     ORDER BY h.last_activity_at DESC, h.id DESC`;
   return { text, values: p.values };
 }

@@ -9,13 +9,7 @@ import type { AccessContext } from '../../auth/access.js';
 import type { SearchContext } from '../context.js';
 import { toConversationRecord, type ConversationRow } from '../conversations.js';
 import { MESSAGES, SearchError } from '../../errors.js';
-import {
-  MESSAGE_COLUMNS,
-  LATEST_MESSAGE_JSON,
-  searchableTypeClause,
-  toMessageRecord,
-  type MessageRow,
-} from '../messages/records.js';
+import { MESSAGE_COLUMNS, LATEST_MESSAGE_JOIN, toMessageRecord, type MessageRow } from '../messages/records.js';
 import { TRANSCRIPT_PAGE_SIZE, type GetConversationParams } from '../params.js';
 import type { ConversationTranscript, TranscriptMessage } from '../records.js';
 import { epoch } from '../sql.js';
@@ -87,13 +81,7 @@ export function buildConversationLookupQuery(
     LEFT JOIN users u ON u.id = c.assignee_id
     LEFT JOIN teams t ON t.id = c.team_id AND t.account_id = c.account_id
     LEFT JOIN inboxes i ON i.id = c.inbox_id
-    LEFT JOIN LATERAL (
-      SELECT ${LATEST_MESSAGE_JSON} AS latest_message
-      FROM messages m
-      WHERE m.conversation_id = c.id AND ${searchableTypeClause()}
-      ORDER BY m.created_at DESC, m.id DESC
-      LIMIT 1
-    ) lm ON true
+    ${LATEST_MESSAGE_JOIN}
     WHERE ${where.join(' AND ')}`;
   return { text, values: p.values };
 }
