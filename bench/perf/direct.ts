@@ -5,6 +5,7 @@
  * Elasticsearch/OpenSearch client), then the records are read with the same SQL the core uses. What is left between this and an MCP call is the
  * surface: HTTP, JSON-RPC, token and access checks, validation, record mapping, serialisation.
  */
+import { appendFileSync } from 'node:fs';
 import pg from 'pg';
 import { resolveAccess, type AccessContext } from '../../src/auth/access.js';
 import type { Db, SqlQuery } from '../../src/db/db.js';
@@ -30,6 +31,11 @@ import type { BenchQuery, Role } from './workload.js';
 const TRACE = process.env.BENCH_TRACE === '1';
 /** BENCH_EXPLAIN=1 (with BENCH_TRACE): each traced statement's plan (EXPLAIN ANALYZE, run again) on stderr. */
 export const EXPLAIN = TRACE && process.env.BENCH_EXPLAIN === '1';
+/**
+ * BENCH_SQL=<file>: each statement of the core appended to <file> as one JSON line (label, text,
+ * values), to run it again outside the core (an A/B of two statement texts, a plan by hand).
+ */
+const SQL_FILE = process.env.BENCH_SQL;
 
 /** EXPLAIN (ANALYZE, BUFFERS) of a statement, which runs it once more: its plan's lines. */
 export async function explainPlan(pool: pg.Pool, sql: { text: string; values: unknown[] }): Promise<string[]> {
@@ -203,6 +209,7 @@ function poolDb(pool: pg.Pool): Db {
     query: async <R extends object>(q: SqlQuery, label?: string) => {
       const started = performance.now();
       const rows = (await pool.query(q.text, q.values)).rows as R[];
+      if (SQL_FILE) appendFileSync(SQL_FILE, `${JSON.stringify({ label, text: q.text, values: q.values })}\n`);
       if (TRACE)
         process.stderr.write(
           `  [trace] ${label ?? 'query'} ${(performance.now() - started).toFixed(2)} ms, ${rows.length} rows\n`,

@@ -92,8 +92,9 @@ export type MessageStrategy =
   /** Every match through the trigram index on content, then order. */
   | 'trigram'
   /**
-   * The trigram index's first `cap` matches, ordered, with their count (`matched`): every match
-   * when fewer than `cap` (exact), else the words are too common for this to be the page.
+   * The trigram index's first `cap` candidates (every filter, each word's ILIKE prefilter), the
+   * page's matches among them, and their count (`matched`): every match when fewer than `cap`
+   * (exact), else the words are too common for this to be the page.
    */
   | 'capped';
 
@@ -165,8 +166,7 @@ function newestMessages(query: MessageQuery, window: number, p: SqlParams): stri
 
 /**
  * The ids statement of one strategy; `window` is a window's rows, or the capped read's cap.
- * `select: 'record'` (the walk, the window and the sender walk only) returns the page's rows with
- * every column of a record instead of their ids.
+ * `select: 'record'` returns the page's rows with every column of a record instead of their ids.
  */
 export function buildMessageIdsQuery(
   query: MessageQuery,
@@ -186,19 +186,39 @@ export function buildMessageIdsQuery(
     ${NEWEST_FIRST}
     LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
   } else if (strategy === 'trigram' || strategy === 'capped') {
-    const filters = messageFilterClauses(query, p);
-    // No ORDER BY inside the materialised CTE: no ordered walk can be chosen there, so the
-    // trigram index finds the matches (a bitmap) and only they are sorted.
     const capped = strategy === 'capped';
+    // The candidates: every filter and each word's ILIKE prefilter, which the trigram index
+    // serves. No ORDER BY inside the materialised CTE: no ordered walk can be chosen there, so
+    // the index finds them (a bitmap) and only they are sorted. The word-start test decides on
+    // the candidates in result order, only as far as the page goes: run on every candidate it
+    // cost more than the index read (keyboard at M: 397 candidates, 1.2 ms of a 7.7 ms statement).
+    const candidates = [
+      ...messageFilterClauses(query, p),
+      ...query.words.map((w) => `m.content ILIKE ${p.add(likePrefilter(w))}`),
+    ];
+    const words = query.words.map((w) => `(m.content || '') ~ ${p.add(wordStartRegex(w))}`);
+    const page = `
+      SELECT ${select === 'record' ? RECORD_SOURCE : 'm.id, m.created_at'}
+      FROM (SELECT c.id, c.created_at FROM matched c ORDER BY c.created_at DESC, c.id DESC) c
+      JOIN LATERAL (SELECT * FROM messages m WHERE m.id = c.id LIMIT 1) m ON true
+      WHERE ${words.join(' AND ')}
+      ORDER BY c.created_at DESC, c.id DESC
+      LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
+    // The capped read returns its count of candidates on every row, and one row without a
+    // message when the page is empty: the count tells whether the cap cut the candidates short.
     text = `
     WITH matched AS MATERIALIZED (
       SELECT m.id, m.created_at FROM messages m
-      WHERE ${[...filters, ...messageWordClauses(query.words, p)].join(' AND ')}
+      WHERE ${candidates.join(' AND ')}
       ${capped ? `LIMIT ${p.add(window)}` : ''}
     )
-    SELECT m.id${capped ? ', (SELECT count(*) FROM matched)::int AS matched' : ''} FROM matched m
-    ${NEWEST_FIRST}
-    LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
+    ${
+      capped
+        ? `SELECT m.*, k.matched FROM (SELECT count(*)::int AS matched FROM matched) k
+    LEFT JOIN LATERAL (${page}) m ON true
+    ${NEWEST_FIRST}`
+        : page
+    }`;
   } else if (strategy === 'sender') {
     // The words on `content || ''`: no trigram index can serve them, so the planner walks the
     // sender's index in result order (or, sorting, reads only the sender's rows).
@@ -312,19 +332,19 @@ const STATS_COLUMNS = ['content', 'account_id', 'inbox_id', 'sender_id'] as cons
 export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIMITS): MessageEngine {
   /**
    * Runs the plan; `read` runs one strategy's statement and returns its rows (ids alone, or rows
-   * with their records; a capped read's rows carry the count of its matches).
+   * with their records; a capped read's rows carry the count of its candidates).
    */
-  const plan = async <R extends { matched?: number }>(
+  const plan = async <R extends { id: number | null; matched?: number }>(
     query: MessageQuery,
     read: (strategy: MessageStrategy, window?: number) => Promise<R[]>,
   ) => {
     const stats = await tableStats(db, 'messages', STATS_COLUMNS);
     const first = query.words.some(hasTrigram) ? firstMessageStep(query, stats, limits) : undefined;
-    // The capped read's rows when they are the whole answer: fewer matches than the cap (no row:
-    // fewer than the page's offset, so fewer than the cap too, by windowCanHold).
+    // The capped read's page when it is the whole answer: fewer candidates than the cap, so every
+    // match was among them. Its one row without a message (null id) stands for an empty page.
     const capped = async (cap: number) => {
       const rows = await read('capped', cap);
-      return rows.length === 0 || Number(rows[0]?.matched) < cap ? rows : undefined;
+      return Number(rows[0]?.matched) < cap ? rows.filter((row) => row.id !== null) : undefined;
     };
     const senderRows = await bySender(query, stats);
     if (senderRows !== undefined) {
@@ -383,7 +403,7 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
     label: 'postgres',
     findIds: async (query) => {
       const rows = await plan(query, (strategy, window) =>
-        db.query<{ id: number; matched?: number }>(
+        db.query<{ id: number | null; matched?: number }>(
           buildMessageIdsQuery(query, strategy, window),
           `search_messages_pg_${strategy}`,
         ),
@@ -403,35 +423,17 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
 }
 
 /**
- * One strategy's statement returning the page as rows ready to be records. The trigram
- * strategies keep only ids and sort keys of their matches (a materialised set of up to the cap's
- * rows) and read the page's messages again by primary key (withRecords); the walks read the
- * messages themselves and return their columns, and the record's expressions run above the
- * page's LIMIT, for the page's rows only (a window of a common word at M: 0.93 → 0.84 ms).
+ * One strategy's statement returning the page as rows ready to be records: each statement reads
+ * the page's messages themselves and returns their columns, and the record's expressions run
+ * above the page's LIMIT, for the page's rows only (a window of a common word at M: 0.93 → 0.84 ms).
+ * A capped read's rows carry `matched`, and its row without a message has a null id.
  */
 export function buildMessageRecordsQuery(query: MessageQuery, strategy: MessageStrategy, window?: number): SqlQuery {
-  if (strategy === 'trigram' || strategy === 'capped')
-    return withRecords(buildMessageIdsQuery(query, strategy, window), strategy === 'capped' ? ['matched'] : []);
   const page = buildMessageIdsQuery(query, strategy, window, 'record');
   return {
     text: `
-    SELECT ${MESSAGE_COLUMNS} FROM (${page.text}) m
+    SELECT ${MESSAGE_COLUMNS}${strategy === 'capped' ? ', m.matched' : ''} FROM (${page.text}) m
     ${NEWEST_FIRST}`,
     values: page.values,
-  };
-}
-
-/**
- * An ids statement's page read as rows ready to be records, in the same statement: each message
- * and its sender by primary key, in the page's order.
- */
-export function withRecords(ids: SqlQuery, extra: readonly string[] = []): SqlQuery {
-  return {
-    text: `
-    SELECT ${[MESSAGE_COLUMNS, ...extra.map((c) => `page.${c}`)].join(', ')}
-    FROM (${ids.text}) page
-    JOIN LATERAL (SELECT * FROM messages m WHERE m.id = page.id LIMIT 1) m ON true
-    ${NEWEST_FIRST}`,
-    values: ids.values,
   };
 }
