@@ -311,6 +311,39 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       db.query<ConversationRow & { id: number | null; overflow: boolean }>(
         buildConversationsQuery(access[who], params as never, strategy, { window, candidateCap: CAP, displayIdCap }),
       );
+    /**
+     * The records of conversations `rows`, in their order, read by a plain statement of joins
+     * (the decoration as the help desk's schema defines it), to compare every column with.
+     */
+    const conversationRecords = async (rows: Array<{ id: number | null }>) => {
+      const page = ids(rows);
+      const records = await db.query<ConversationRow>({
+        text: `
+          SELECT c.id, c.display_id, c.account_id, c.inbox_id, c.status,
+                 floor(extract(epoch FROM c.created_at))::bigint AS created_at,
+                 floor(extract(epoch FROM c.last_activity_at))::bigint AS last_activity_at,
+                 ct.id AS contact_id, ct.name AS contact_name, ct.email AS contact_email,
+                 ct.phone_number AS contact_phone_number, ct.identifier AS contact_identifier,
+                 CASE WHEN u.id IS NULL THEN NULL
+                      ELSE json_build_object('id', u.id, 'name', coalesce(nullif(u.display_name, ''), u.name), 'email', u.email) END AS assignee,
+                 CASE WHEN t.id IS NULL THEN NULL ELSE json_build_object('id', t.id, 'name', t.name) END AS team,
+                 CASE WHEN i.id IS NULL THEN NULL ELSE json_build_object('name', i.name, 'channel_type', i.channel_type) END AS inbox,
+                 (SELECT row_to_json(lm) FROM (
+                    SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = c.id AND m.message_type IN (0, 1)
+                    ORDER BY m.created_at DESC, m.id DESC LIMIT 1) lm) AS latest_message
+          FROM conversations c
+          LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.account_id = c.account_id
+          LEFT JOIN users u ON u.id = c.assignee_id
+          LEFT JOIN teams t ON t.id = c.team_id AND t.account_id = c.account_id
+          LEFT JOIN inboxes i ON i.id = c.inbox_id
+          WHERE c.id = ANY($1::bigint[])`,
+        values: [page],
+      });
+      return page.map((id) => records.find((r) => r.id === id));
+    };
+    /** A strategy's rows as records (its bookkeeping columns dropped). */
+    const asRecords = (rows: Array<ConversationRow & { id: number | null; overflow?: boolean }>) =>
+      rows.filter((r) => r.id !== null).map(({ overflow: _o, table_rows: _t, ...row }) => row);
     /** A search's page is the reference's first page, and has_more says whether there is more. */
     const expectPageOf = (page: { items: Array<{ id: number }>; hasMore: boolean }, reference: Array<{ id: number | null }>) => {
       expect(page.items.map((r) => r.id)).toEqual(ids(reference).slice(0, PAGE_SIZE));
@@ -356,8 +389,13 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
         }
 
       const conversations = await conversationRows(who, params, 'scan');
+      // Every strategy's rows carry the same records: the page's columns and their decoration.
+      const records = await conversationRecords(conversations);
+      expect(asRecords(conversations)).toEqual(records);
       for (const size of [undefined, ...CONVERSATION_TEST_LIMITS.map((l) => l.window)]) {
-        const answered = checkWindow('conversations', await conversationRows(who, params, 'window', size), conversations);
+        const window = await conversationRows(who, params, 'window', size);
+        expect(asRecords(window)).toEqual(records.slice(0, ids(window).length));
+        const answered = checkWindow('conversations', window, conversations);
         // since/until are tested outside the window, with the match.
         if (answered && (params.since !== undefined || params.until !== undefined))
           bump(counts, 'conversations window answered with since/until');
@@ -368,6 +406,7 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
         else {
           bump(counts, 'conversations candidates answered');
           expect(ids(candidates)).toEqual(ids(conversations));
+          expect(asRecords(candidates)).toEqual(records);
         }
       }
 

@@ -83,23 +83,23 @@ const MESSAGE_FIELDS: ReadonlyArray<readonly [keyof MessageRow, string]> = [
 export const MESSAGE_COLUMNS = MESSAGE_FIELDS.map(([name, expr]) => `${expr} AS ${name}`).join(', ');
 
 /**
- * `LEFT JOIN LATERAL … lm`: the latest searchable message of conversation `c` (a row of
- * `conversations` in scope as alias c) as `lm.latest_message`, one json object with the
- * MessageRow keys (null without one). Its display id is c's, not looked up again; its sender is
- * looked up for that one message, after the LIMIT.
+ * The latest searchable message of conversation `c` (a row with the columns of `conversations`
+ * in scope as alias c), as a scalar subquery: one json object with the MessageRow keys, null
+ * without one. Its display id is c's, not looked up again; its sender is looked up for that one
+ * message, after the LIMIT. A scalar subquery, not a lateral join: a join adds to the planner's
+ * join search (conversation search at M: 0.75 ms a page as a lateral join, 0.46 as a column).
  */
-export const LATEST_MESSAGE_JOIN = `
-    LEFT JOIN LATERAL (
+export const LATEST_MESSAGE = `(
       SELECT json_build_object(${MESSAGE_FIELDS.map(
         ([name, expr]) => `'${name}', ${name === 'conversation_display_id' ? 'c.display_id' : expr}`,
-      ).join(', ')}) AS latest_message
+      ).join(', ')})
       FROM (
         SELECT m.* FROM messages m
         WHERE m.conversation_id = c.id AND ${searchableTypeClause()}
         ORDER BY m.created_at DESC, m.id DESC
         LIMIT 1
       ) m
-    ) lm ON true`;
+    )`;
 
 const SENDER_TYPES: Record<string, 'contact' | 'user' | 'agent_bot'> = {
   Contact: 'contact',

@@ -6,9 +6,8 @@ import { SqlParams, type SqlQuery } from '../../db/db.js';
 import type { AccessContext } from '../../auth/access.js';
 import { toContactRecord, type ContactRow } from '../contacts.js';
 import { toPage, type SearchContext } from '../context.js';
-import { toConversationRecord, type ConversationRow } from '../conversations.js';
+import { CONVERSATION_DECORATION, toConversationRecord, type ConversationRow } from '../conversations.js';
 import { MESSAGES, SearchError } from '../../errors.js';
-import { LATEST_MESSAGE_JOIN } from '../messages/records.js';
 import { CONTACT_CONVERSATIONS_PAGE_SIZE, type GetContactParams } from '../params.js';
 import type { ContactDetail } from '../records.js';
 import { epoch, pageClause } from '../sql.js';
@@ -42,17 +41,10 @@ export function buildContactConversationsQuery(
            ${epoch('c.created_at')} AS created_at, ${epoch('c.last_activity_at')} AS last_activity_at,
            ct.id AS contact_id, ct.name AS contact_name, ct.email AS contact_email,
            ct.phone_number AS contact_phone_number, ct.identifier AS contact_identifier,
-           u.id AS assignee_id, coalesce(nullif(u.display_name, ''), u.name) AS assignee_name, u.email AS assignee_email,
-           t.id AS team_id, t.name AS team_name,
-           i.name AS inbox_name, i.channel_type AS inbox_channel_type,
-           lm.latest_message
+           ${CONVERSATION_DECORATION}
     FROM hits h
     JOIN conversations c ON c.id = h.id
     LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.account_id = c.account_id
-    LEFT JOIN users u ON u.id = c.assignee_id
-    LEFT JOIN teams t ON t.id = c.team_id AND t.account_id = c.account_id
-    LEFT JOIN inboxes i ON i.id = c.inbox_id
-    ${LATEST_MESSAGE_JOIN}
     ORDER BY h.last_activity_at DESC, h.id DESC`;
   return { text, values: p.values };
 }

@@ -7,9 +7,9 @@
 import { SqlParams, type SqlQuery } from '../../db/db.js';
 import type { AccessContext } from '../../auth/access.js';
 import type { SearchContext } from '../context.js';
-import { toConversationRecord, type ConversationRow } from '../conversations.js';
+import { CONVERSATION_DECORATION, toConversationRecord, type ConversationRow } from '../conversations.js';
 import { MESSAGES, SearchError } from '../../errors.js';
-import { MESSAGE_COLUMNS, LATEST_MESSAGE_JOIN, toMessageRecord, type MessageRow } from '../messages/records.js';
+import { MESSAGE_COLUMNS, toMessageRecord, type MessageRow } from '../messages/records.js';
 import { TRANSCRIPT_PAGE_SIZE, type GetConversationParams } from '../params.js';
 import type { ConversationTranscript, TranscriptMessage } from '../records.js';
 import { epoch } from '../sql.js';
@@ -71,17 +71,10 @@ export function buildConversationLookupQuery(
            ${epoch('c.created_at')} AS created_at, ${epoch('c.last_activity_at')} AS last_activity_at,
            ct.id AS contact_id, ct.name AS contact_name, ct.email AS contact_email,
            ct.phone_number AS contact_phone_number, ct.identifier AS contact_identifier,
-           u.id AS assignee_id, coalesce(nullif(u.display_name, ''), u.name) AS assignee_name, u.email AS assignee_email,
-           t.id AS team_id, t.name AS team_name,
-           i.name AS inbox_name, i.channel_type AS inbox_channel_type,
-           lm.latest_message,
+           ${CONVERSATION_DECORATION},
            ${cursorColumns}
     FROM conversations c
     LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.account_id = c.account_id
-    LEFT JOIN users u ON u.id = c.assignee_id
-    LEFT JOIN teams t ON t.id = c.team_id AND t.account_id = c.account_id
-    LEFT JOIN inboxes i ON i.id = c.inbox_id
-    ${LATEST_MESSAGE_JOIN}
     WHERE ${where.join(' AND ')}`;
   return { text, values: p.values };
 }
