@@ -41,6 +41,9 @@ export type ContactStrategy =
  */
 export const CONTACT_WINDOW = 250;
 
+/** The share of contacts a term no value sampled by the statistics holds is in, at most (about). */
+const UNSEEN_SHARE = 0.01;
+
 /** The longest window: past it, the trigram index is the bounded choice whatever the estimate. */
 export const CONTACT_WALK_CAP = 20_000;
 
@@ -162,9 +165,9 @@ export function toContactRecord(row: ContactRow): ContactRecord {
  * (fetchCost). When the window is the cheaper, it is `room` times its estimate, up to the cap.
  * When the index is, a first window of `window` rows still goes first: a share estimated from a
  * hundred sampled values is rough, and a window's matches are a sample of this account's newest
- * contacts, which then decides between a longer window and the index (longerWindow). A term no
- * sampled value holds, or that looks specific, goes to the index; without statistics the first
- * window is `window` rows.
+ * contacts, which then decides between a longer window and the index (longerWindow). So does a
+ * search without statistics, and a term no sampled value holds where the index could fetch more
+ * than the longest walk; a term that looks specific goes to the index.
  */
 export function firstContactWindow(
   params: ContactsParams,
@@ -176,7 +179,12 @@ export function firstContactWindow(
   const sample = windowCanHold(page, limits.window) ? limits.window : 0;
   const share = stats && estimateShare(stats, CONTACT_COLUMNS, params.q);
   if (share === undefined || stats === undefined) return sample;
-  if (share === 0) return 0;
+  // A term no sampled value holds is in at most about 1 in 100 contacts: anywhere from one to
+  // thousands in a large table. Where the index could then fetch more than the longest walk
+  // reads, the sample window tells which (Mitchell at L, 5,912 contacts: the index 18.3 ms, a
+  // window of 3,000 rows 6.7); else the index answers at once (a window of 250 rows at M costs
+  // more than the index read of a rare fragment: 1.8 against 1.3 ms).
+  if (share === 0) return UNSEEN_SHARE * stats.rows * limits.fetchCost > limits.walkCap ? sample : 0;
   const { rows, expected } = shareWindow(page, share, limits);
   if (rows === undefined || expected > share * stats.rows * limits.fetchCost) return sample;
   return Math.max(sample, rows);

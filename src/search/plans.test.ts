@@ -217,12 +217,15 @@ describe('firstContactWindow', () => {
     expect(firstContactWindow({ q: 'term' }, at(0.5))).toBe(window);
   });
 
-  it('samples a first window when the index looks cheaper, and reads none for a term no sampled value holds', () => {
+  it('samples a first window when the index looks cheaper, or no sampled value holds the term in a large table', () => {
     // 0.1% of 1,000,000: 1,000 rows fetched at 4 each, against 16,000 read.
     expect(firstContactWindow({ q: 'term' }, at(0.001))).toBe(window);
     // 1% of a table of 10,000: 100 fetched against 1,600 read.
     expect(firstContactWindow({ q: 'term' }, at(0.01, 10_000))).toBe(window);
-    expect(firstContactWindow({ q: 'term' }, at(0))).toBe(0);
+    // No sampled value holds it: in 1,000,000 rows its index read could fetch 10,000 at 4 each,
+    // past the longest walk; in 100,000 the index answers at once.
+    expect(firstContactWindow({ q: 'term' }, at(0))).toBe(window);
+    expect(firstContactWindow({ q: 'term' }, at(0, 100_000))).toBe(0);
     expect(firstContactWindow({ q: 'Mia Carter' }, at(0.5))).toBe(0);
   });
 
