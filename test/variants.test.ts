@@ -239,6 +239,19 @@ describe('the contacts trigram statement', () => {
   });
 });
 
+describe("the Postgres message engine's trigram reads", () => {
+  it('read the trigram index on content whatever the words, with their patterns hidden from the planner', async () => {
+    for (const q of ['order', 'order refund', 'zzqx']) {
+      const query = buildMessageQuery(access.admin, { q }, NOW.getTime());
+      for (const strategy of ['trigram', 'capped'] as const) {
+        const plan = await steeredPlan(buildMessageIdsQuery(query!, strategy, 1_000));
+        expect(plan, `${strategy} ${q}`).toContain('Bitmap Index Scan on index_messages_on_content');
+        expect(plan, `${strategy} ${q}`).not.toContain('%order%');
+      }
+    }
+  });
+});
+
 describe("the Postgres message engine's sender walk", () => {
   it("reads searchdesk's index by sender", async () => {
     const query = buildMessageQuery(access.admin, { q: 'order', from: 'contact:1' }, NOW.getTime());
