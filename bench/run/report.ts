@@ -112,9 +112,11 @@ function helpdeskSection(r: Results, out: string[]): void {
       if (onEs) rows.push({ label: `${tool} (${es})`, tool, queries: onEs.samples.length, hd: hdOf(onEs), on: side(onEs, hd) });
     }
   }
-  const geo = (sides: Array<Side | undefined>) => geoMean(sides.flatMap((s) => (s ? [...s.speedups.values()] : [])));
-  const geoOf = (sides: Array<Side | undefined>, which: 'coreSpeedups' | 'rawSpeedups') =>
-    geoMean(sides.flatMap((s) => (s ? [...s[which].values()] : [])));
+  type Speedups = 'speedups' | 'rawSpeedups' | 'coreSpeedups';
+  const geo = (sides: Array<Side | undefined>, which: Speedups = 'speedups') =>
+    `**${times(geoMean(sides.flatMap((s) => (s ? [...s[which].values()] : []))))}**`;
+  /** The index-backed columns of a geo-mean row: through MCP, the minimal client, core only. */
+  const onCells = (sides: Array<Side | undefined>) => [geo(sides), geo(sides, 'rawSpeedups'), geo(sides, 'coreSpeedups')];
   const rowOf = (label: string) => rows.find((x) => x.label === label);
   const msgPg = rowOf('search_messages (Postgres engine)');
   const basic = ['search_contacts', 'search_conversations', 'search_articles'].map(rowOf);
@@ -126,15 +128,12 @@ function helpdeskSection(r: Results, out: string[]): void {
       '',
       '',
       // messages do not depend on the flag: their index-backed figures count for the default column too
-      `**${times(geo([...basic.map((x) => x?.def), allPg?.def, msgPg?.on]))}**`,
+      geo([...basic.map((x) => x?.def), allPg?.def, msgPg?.on]),
       '',
-      `**${times(geo([...basic.map((x) => x?.on), allPg?.on, msgPg?.on]))}**`,
-      `**${times(geoOf([...basic.map((x) => x?.on), allPg?.on, msgPg?.on], 'rawSpeedups'))}**`,
-      `**${times(geoOf([...basic.map((x) => x?.on), allPg?.on, msgPg?.on], 'coreSpeedups'))}**`,
+      ...onCells([...basic.map((x) => x?.on), allPg?.on, msgPg?.on]),
     ],
   ];
-  if (es !== PG) {
-    const esSides = [...basic.map((x) => x?.on), rowOf(`search_messages (${es})`)?.on, rowOf(`search_all (${es})`)?.on];
+  if (es !== PG)
     geoRows.push([
       `**Geo-mean, all tools, ${es} messages**`,
       '',
@@ -142,11 +141,8 @@ function helpdeskSection(r: Results, out: string[]): void {
       '',
       '',
       '',
-      `**${times(geo(esSides))}**`,
-      `**${times(geoOf(esSides, 'rawSpeedups'))}**`,
-      `**${times(geoOf(esSides, 'coreSpeedups'))}**`,
+      ...onCells([...basic.map((x) => x?.on), rowOf(`search_messages (${es})`)?.on, rowOf(`search_all (${es})`)?.on]),
     ]);
-  }
   out.push(
     "### searchdesk vs the help desk's own SQL",
     '',
