@@ -54,6 +54,7 @@ import {
   MESSAGE_LIMITS,
   type MessageLimits,
   type MessageStrategy,
+  type ScopeIndex,
 } from '../src/search/messages/postgres.js';
 import { MESSAGE_COLUMNS, type MessageRow } from '../src/search/messages/records.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
@@ -248,6 +249,18 @@ describe("the Postgres message engine's trigram reads", () => {
         expect(plan, `${strategy} ${q}`).toContain('Bitmap Index Scan on index_messages_on_content');
         expect(plan, `${strategy} ${q}`).not.toContain('%order%');
       }
+    }
+  });
+
+  it("read an agent's few candidates from the trigram index alone when the scope is hidden", async () => {
+    const query = buildMessageQuery(access.agent, { q: 'zzqx' }, NOW.getTime());
+    for (const strategy of ['trigram', 'capped'] as const) {
+      const hidden = await steeredPlan(buildMessageIdsQuery(query!, strategy, 1_000, { scope: 'hidden' }));
+      expect(hidden, strategy).toContain('Bitmap Index Scan on index_messages_on_content');
+      expect(hidden, strategy).not.toContain('index_messages_on_account_id_and_inbox_id');
+      // Written for it, the planner (sequential scans off) does intersect the two.
+      const indexed = await steeredPlan(buildMessageIdsQuery(query!, strategy, 1_000, { scope: 'indexed' }));
+      expect(indexed, strategy).toContain('index_messages_on_account_id_and_inbox_id');
     }
   });
 });
@@ -545,8 +558,9 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
  * index; the second set's longer windows are too short (room 0.6) so that they often give way.
  */
 const MESSAGE_TEST_LIMITS: MessageLimits[] = [
-  { window: 60, walkCap: 2_000, room: 1.5, sample: 20, capped: 40 },
-  { window: 30, walkCap: 2_000, room: 0.6, sample: 20, capped: 16 },
+  // The scope's index for few candidates: always (the test data's inboxes are small), and never.
+  { window: 60, walkCap: 2_000, room: 1.5, sample: 20, capped: 40, scopeIndex: 1e9 },
+  { window: 30, walkCap: 2_000, room: 0.6, sample: 20, capped: 16, scopeIndex: 0 },
 ];
 
 describe('the Postgres message engine', () => {
@@ -615,8 +629,15 @@ describe('the Postgres message engine', () => {
       query: <R extends object>(q: SqlQuery, label?: string) =>
         label === 'index_catalog' ? Promise.resolve([] as R[]) : spied.query<R>(q, label),
     };
-    const ids = (query: NonNullable<ReturnType<typeof buildMessageQuery>>, strategy: MessageStrategy, window?: number) =>
-      t.db.query<{ id: number }>(buildMessageIdsQuery(query, strategy, window)).then((r) => r.map((x) => Number(x.id)));
+    const ids = (
+      query: NonNullable<ReturnType<typeof buildMessageQuery>>,
+      strategy: MessageStrategy,
+      window?: number,
+      scope?: ScopeIndex,
+    ) =>
+      t.db
+        .query<{ id: number }>(buildMessageIdsQuery(query, strategy, window, { scope }))
+        .then((r) => r.map((x) => Number(x.id)));
     await fc.assert(
       fc.asyncProperty(
         fc.array(
@@ -637,6 +658,7 @@ describe('the Postgres message engine', () => {
           if (!query) return;
           const walk = await ids(query, 'walk');
           expect(await ids(query, 'trigram')).toEqual(walk);
+          expect(await ids(query, 'trigram', undefined, 'hidden')).toEqual(walk);
           // The page's records as the walk's ids read again by primary key.
           const records = await t.db.query<MessageRow>({
             text: `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id = ANY($1::bigint[]) ORDER BY m.created_at DESC, m.id DESC`,
@@ -658,6 +680,8 @@ describe('the Postgres message engine', () => {
               bump(counts, ran.join(' > '));
               if (ran[0] === 'capped' && query.sender) bump(counts, `${ran.join(' > ')} with from`);
               if (ran.join() === 'capped' && walk.length === 0) bump(counts, 'capped, empty page');
+              if (ran.join() === 'capped' && limits.scopeIndex === 0) bump(counts, 'capped, scope hidden');
+              if (ran.join() === 'capped' && limits.scopeIndex > 1e6) bump(counts, 'capped, scope indexed');
               // The same plan reading the records in its statements: the same rows, every column.
               const rows = await engine.findRows!(query);
               expect(rows.map(({ matched: _, ...row }: MessageRow & { matched?: number }) => row)).toEqual(records);
@@ -690,6 +714,9 @@ describe('the Postgres message engine', () => {
       'capped with from',
       // Its row without a message: no match among fewer candidates than the cap.
       'capped, empty page',
+      // Its scope written for the index on (account_id, inbox_id), and hidden from it.
+      'capped, scope hidden',
+      'capped, scope indexed',
     ])
       expect(counts[key] ?? 0, `${key} in ${JSON.stringify(counts)}`).toBeGreaterThan(0);
   }, 180_000);

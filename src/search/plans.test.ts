@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ARTICLE_CONTENT_WINDOW, ARTICLE_WINDOW, articlePlan, articleWindow } from './articles.js';
 import { CONTACT_LIMITS, firstContactWindow } from './contacts.js';
-import { firstMessageStep, MESSAGE_LIMITS, scopeShare } from './messages/postgres.js';
+import { fewCandidatesScope, firstMessageStep, MESSAGE_LIMITS, scopeShare } from './messages/postgres.js';
 import type { MessageQuery } from './messages/query.js';
 import { estimateShare, type ColumnStats, type TableStats } from './statistics.js';
 import { CONVERSATION_LIMITS, CONVERSATION_WINDOW, conversationPlan, firstConversationWindow } from './conversations.js';
@@ -341,8 +341,20 @@ describe('firstMessageStep', () => {
   });
 
   it('goes to the index for a code, and walks the plain window without statistics', () => {
-    expect(firstMessageStep(query(['tck-50088']), stats)).toEqual({ strategy: 'trigram' });
+    expect(firstMessageStep(query(['tck-50088']), stats)).toEqual({ strategy: 'trigram', few: true });
     expect(firstMessageStep(query(['trougil']), undefined)).toEqual({ strategy: 'window', window: MESSAGE_LIMITS.window });
+  });
+
+  it('hides the scope from the indexes for few candidates, unless its own index is a short read', () => {
+    // The account's 500,000 messages, or inbox 1's 200,000: far past the scope index's 20,000.
+    expect(fewCandidatesScope(query(['trougil']), stats, MESSAGE_LIMITS)).toBe('hidden');
+    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), stats, MESSAGE_LIMITS)).toBe('hidden');
+    // A small account (1 in 10,000 of a million messages: 100 in all): its index is a short read.
+    const small = { ...stats, columns: new Map(stats.columns) };
+    small.columns.set('account_id', { nullFrac: 0, common: [{ value: '1', share: 0.0001 }], histogram: [], distinct: 2 });
+    expect(fewCandidatesScope(query(['trougil']), small, MESSAGE_LIMITS)).toBe('indexed');
+    expect(fewCandidatesScope(query(['trougil']), small, { ...MESSAGE_LIMITS, scopeIndex: 50 })).toBe('hidden');
+    expect(fewCandidatesScope(query(['trougil']), undefined, MESSAGE_LIMITS)).toBe('hidden');
   });
 });
 
