@@ -7,7 +7,15 @@
  * speed-up (help desk ÷ core) and the geo-mean per tool and per kind of query. Nothing is written.
  */
 import { parseArgs } from 'node:util';
-import { elasticsearchEngine, EXPLAIN, explainPlan, postgresEngine, traceLines, type DirectEngine } from './perf/direct.js';
+import {
+  elasticsearchEngine,
+  EXPLAIN,
+  explainPlan,
+  postgresEngine,
+  recordSql,
+  traceLines,
+  type DirectEngine,
+} from './perf/direct.js';
 import { helpdeskSql, runHelpdesk } from './perf/helpdesk.js';
 import { TOOL_NAMES, type ToolName } from './perf/workload.js';
 import { median } from './perf/stats.js';
@@ -75,6 +83,7 @@ async function main(): Promise<void> {
       for (const q of workload.byTool[tool]) {
         if (values.filter && !`${q.kind} ${JSON.stringify(q.args)}`.includes(values.filter)) continue;
         const access = direct.accessOf(q.role);
+        for (const s of helpdeskSql(access, q, Date.now())) recordSql(`helpdesk_${s.part}`, s);
         if (EXPLAIN)
           for (const s of helpdeskSql(access, q, Date.now()))
             process.stderr.write(`  [help desk ${s.part}]\n${traceLines(await explainPlan(direct.pool, s))}`);

@@ -37,6 +37,11 @@ export const EXPLAIN = TRACE && process.env.BENCH_EXPLAIN === '1';
  */
 const SQL_FILE = process.env.BENCH_SQL;
 
+/** Appends a statement to the BENCH_SQL file, when one is set. */
+export function recordSql(label: string | undefined, q: SqlQuery): void {
+  if (SQL_FILE) appendFileSync(SQL_FILE, `${JSON.stringify({ label, text: q.text, values: q.values })}\n`);
+}
+
 /** EXPLAIN (ANALYZE, BUFFERS) of a statement, which runs it once more: its plan's lines. */
 export async function explainPlan(pool: pg.Pool, sql: { text: string; values: unknown[] }): Promise<string[]> {
   const res = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`, sql.values);
@@ -209,7 +214,7 @@ function poolDb(pool: pg.Pool): Db {
     query: async <R extends object>(q: SqlQuery, label?: string) => {
       const started = performance.now();
       const rows = (await pool.query(q.text, q.values)).rows as R[];
-      if (SQL_FILE) appendFileSync(SQL_FILE, `${JSON.stringify({ label, text: q.text, values: q.values })}\n`);
+      recordSql(label, q);
       if (TRACE)
         process.stderr.write(
           `  [trace] ${label ?? 'query'} ${(performance.now() - started).toFixed(2)} ms, ${rows.length} rows\n`,

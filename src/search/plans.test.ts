@@ -356,6 +356,20 @@ describe('firstMessageStep', () => {
     expect(fewCandidatesScope(query(['trougil']), small, { ...MESSAGE_LIMITS, scopeIndex: 50 })).toBe('hidden');
     expect(fewCandidatesScope(query(['trougil']), undefined, MESSAGE_LIMITS)).toBe('hidden');
   });
+
+  it('weighs the capped read: the scope hidden when its index costs more than the visits of a common word', () => {
+    const cap = MESSAGE_LIMITS.capped;
+    // The account's 500,000 messages: its index read costs more than visiting 2,000 candidates.
+    expect(fewCandidatesScope(query(['trougil']), stats, MESSAGE_LIMITS, cap)).toBe('hidden');
+    // Inbox 1's 200,000 of a million: 200,000 entries against 5,000 visits (× 12 = 60,000
+    // entries) — hidden; a table ten times larger makes it 50,000 visits, and the index is read.
+    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), stats, MESSAGE_LIMITS, cap)).toBe('hidden');
+    const larger = { ...stats, rows: 10_000_000 };
+    const tenth = { ...larger, columns: new Map(larger.columns) };
+    tenth.columns.set('inbox_id', { nullFrac: 0, common: [{ value: '1', share: 0.02 }], histogram: [], distinct: 50 });
+    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), tenth, MESSAGE_LIMITS, cap)).toBe('indexed');
+    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), tenth, MESSAGE_LIMITS)).toBe('hidden');
+  });
 });
 
 describe('articleWindow', () => {

@@ -135,11 +135,22 @@ export const MESSAGE_SAMPLE_ROWS = 1_000;
  * Messages of a query's account and inboxes (estimated from the statistics) up to which a
  * trigram read of few candidates (a code, a word no sampled message holds) may intersect the
  * trigram index with the index on (account_id, inbox_id): reading 20,000 of its entries costs
- * about 1 ms. Past it, the scope is hidden from the indexes (ScopeIndex): the planner, which
- * cannot know how few the candidates are, intersected an agent's 10 inboxes of 50 at M (99,436
- * entries, 4.5 ms) with the 72 candidates of a rare word, and at L read a million entries.
+ * about 1 ms. Past it, the scope is hidden from the indexes (ScopeIndex) where the candidates
+ * are surely few (a code), and for the capped read as fewCandidatesScope weighs it. The planner,
+ * which cannot know how few the candidates are, intersected an agent's 10 inboxes of 50 at M
+ * (99,436 entries, 4.5 ms) with the 72 candidates of a rare word, and at L read a million.
  */
 export const MESSAGE_SCOPE_INDEX = 20_000;
+
+/**
+ * Entries of the scope's index worth one visit of a candidate's row in the capped read's
+ * weighing (fewCandidatesScope): a visit costs about as much as 100 entries (5 µs against 45 ns
+ * at M, warm), and the worst case of a hidden scope, a word held by many messages outside it, is
+ * taken as eight times less likely than a rare word's few candidates (the usual word no sample
+ * holds): 100 / 8. A judgment, not a measurement: at M an agent's 10 inboxes of 50 (91,600
+ * messages estimated) are hidden with 12 and would not be with 16.
+ */
+export const MESSAGE_VISIT_ENTRIES = 12;
 
 /** The sizes the Postgres engine works with (tests lower them to reach every path on small data). */
 export interface MessageLimits extends WindowLimits {
@@ -313,14 +324,27 @@ function withinAccount(query: MessageQuery, stats: TableStats, column: string, v
 
 /**
  * How a trigram read of few candidates may use the scope: its index when the account's messages
- * in the query's inboxes are few enough (limits.scopeIndex), else hidden; hidden without
+ * in the query's inboxes are few enough to read (limits.scopeIndex); else hidden for a code. For
+ * the capped read (`cap`), the scope is hidden when reading its index costs more than the worst
+ * case of hiding it: a word in many messages, whose candidates the read visits until `cap` of
+ * them are in the scope, cap ÷ (the scope's share of the table) visits; at M an agent's 10
+ * inboxes of 50 (99,000 messages: hidden, a rare word 8.1 → 3.0 ms, a medium one 18 → 27), at
+ * L one inbox (100,000 of 5 million: indexed, `checkout` 40 ms hidden 300). Hidden without
  * statistics.
  */
-export function fewCandidatesScope(query: MessageQuery, stats: TableStats | undefined, limits: MessageLimits): ScopeIndex {
+export function fewCandidatesScope(
+  query: MessageQuery,
+  stats: TableStats | undefined,
+  limits: MessageLimits,
+  cap?: number,
+): ScopeIndex {
   if (!stats) return 'hidden';
   const account = valuesShare(stats, 'account_id', [query.accountId]) ?? 1;
   const rows = stats.rows * account * withinAccount(query, stats, 'inbox_id', query.inboxIds);
-  return rows <= limits.scopeIndex ? 'indexed' : 'hidden';
+  if (rows <= limits.scopeIndex) return 'indexed';
+  if (cap === undefined) return 'hidden';
+  // rows entries read, against cap × (table ÷ rows) visits.
+  return rows * rows >= cap * stats.rows * MESSAGE_VISIT_ENTRIES ? 'hidden' : 'indexed';
 }
 
 /**
@@ -387,13 +411,13 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
   ) => {
     const stats = await tableStats(db, 'messages', STATS_COLUMNS);
     const first = query.words.some(hasTrigram) ? firstMessageStep(query, stats, limits) : undefined;
-    // A code's or a rare word's few candidates come from the trigram index alone, unless the
-    // scope's own index is a short read.
-    const few = () => fewCandidatesScope(query, stats, limits);
+    // A code's or a rare word's few candidates: from the trigram index alone, or with the
+    // scope's index (fewCandidatesScope).
+    const few = (cap?: number) => fewCandidatesScope(query, stats, limits, cap);
     // The capped read's page when it is the whole answer: fewer candidates than the cap, so every
     // match was among them. Its one row without a message (null id) stands for an empty page.
     const capped = async (cap: number) => {
-      const rows = await read('capped', cap, few());
+      const rows = await read('capped', cap, few(cap));
       return Number(rows[0]?.matched) < cap ? rows.filter((row) => row.id !== null) : undefined;
     };
     const senderRows = await bySender(query, stats);
