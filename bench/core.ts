@@ -18,6 +18,7 @@ import {
 } from './perf/direct.js';
 import { helpdeskSql, runHelpdesk } from './perf/helpdesk.js';
 import { TOOL_NAMES, type ToolName } from './perf/workload.js';
+import { warmEngine } from './perf/measure.js';
 import { median } from './perf/stats.js';
 import { log, type Args } from './run/args.js';
 import { openBench, preparePostgresIndexes, sampleWorkload, setGin } from './run/data.js';
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
     engine = values['elasticsearch-url']
       ? elasticsearchEngine(values['elasticsearch-url'], `sdbench_messages_${scale.toLowerCase()}`)
       : postgresEngine(direct.corePool);
+    if (tools.includes('search_messages')) await warmEngine(direct, workload.byTool.search_messages, engine);
     const rows: string[] = [];
     const byKind = new Map<string, number[]>();
     for (const tool of tools) {

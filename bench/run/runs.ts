@@ -24,6 +24,7 @@ import {
   measureLatency,
   measureThroughput,
   restrict,
+  warmEngine,
   warmUp,
   type Clients,
   type LatencyResult,
@@ -115,6 +116,7 @@ async function latencyPhase(
   const phase: Phase = { label, engine: engine.kind, gin: true, contactLayout: opts.contactLayout, byTool: {} };
   const helpdeskRun = opts.helpdesk ? helpdeskRunner(ctx, opts.contactLayout) : undefined;
   try {
+    await warmEngine(direct, workload.byTool.search_messages, engine);
     for (const tool of tools) {
       const queries = workload.byTool[tool];
       log(
