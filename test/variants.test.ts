@@ -240,6 +240,46 @@ describe('the contacts trigram statement', () => {
   });
 });
 
+describe("the rest of a contacts window, after its last match's place", () => {
+  it('is the matches that follow that contact in result order, with and without its activity time', async () => {
+    // A domain held by contacts with and without last_activity_at.
+    const [domain] = await t.admin
+      .query<{ q: string }>(
+        `SELECT split_part(email, '@', 2) AS q FROM contacts
+       WHERE account_id = $1 AND email LIKE '%@%' GROUP BY 1
+       HAVING count(*) FILTER (WHERE last_activity_at IS NULL) > 20 AND count(*) FILTER (WHERE last_activity_at IS NOT NULL) > 20
+       ORDER BY count(*) DESC LIMIT 1`,
+        [access.admin.accountId],
+      )
+      .then((r) => r.rows);
+    expect(domain, 'a domain of contacts with and without activity').toBeDefined();
+    const q = domain!.q;
+    // Every match in result order, as the walk orders them.
+    const { rows: all } = await t.admin.query<{ id: string; dated: boolean }>(
+      `SELECT id, last_activity_at IS NOT NULL AS dated FROM contacts
+       WHERE account_id = $1 AND concat_ws(' ', name, email, phone_number, identifier) ILIKE $2
+       ORDER BY last_activity_at DESC NULLS LAST, id DESC`,
+      [access.admin.accountId, `%${q}%`],
+    );
+    const rest = (after: { id: number; lastActivityNull: boolean }) =>
+      t.db
+        .query<{ id: number }>(buildContactsQuery(access.admin, { q }, 'window', { after, rows: 1_000_000, found: 0 }))
+        .then((r) => r.map((x) => Number(x.id)));
+    const firstUndated = all.findIndex((r) => !r.dated);
+    for (const i of [0, 5, firstUndated - 3, firstUndated - 1, firstUndated, firstUndated + 4]) {
+      const at = all[i]!;
+      // After a contact with a time: those after it that have one (the rest gives way at the
+      // first without); after one without: those after it.
+      const expected = all
+        .slice(i + 1)
+        .filter((r) => r.dated || !at.dated)
+        .slice(0, PAGE_SIZE + 1)
+        .map((r) => Number(r.id));
+      expect(await rest({ id: Number(at.id), lastActivityNull: !at.dated }), `after #${i}`).toEqual(expected);
+    }
+  });
+});
+
 describe("the Postgres message engine's trigram reads", () => {
   it('read the trigram index on content whatever the words, with their patterns hidden from the planner', async () => {
     for (const q of ['order', 'order refund', 'zzqx']) {
@@ -313,7 +353,10 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       params: object,
       strategy: ContactStrategy,
       window?: number | ContactWindowRest,
-    ) => db.query<{ id: number }>(buildContactsQuery(access[who], params as never, strategy, window));
+    ) =>
+      db.query<{ id: number; last_activity_at: number | null }>(
+        buildContactsQuery(access[who], params as never, strategy, window),
+      );
     // The statements searchContacts ran, by label, for the coverage counts.
     const ran: string[] = [];
     const spied: Db = {
@@ -397,7 +440,9 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
         if (!checkWindow('contacts', contactWindow, contacts)) {
           // The rest of a longer window, after a first one that held some of the page's rows.
           if (contactWindow.length === 0 || size === undefined) continue;
-          const rest = { skip: size, rows: size * 2, found: contactWindow.length };
+          const last = contactWindow[contactWindow.length - 1]!;
+          const after = { id: last.id, lastActivityNull: last.last_activity_at === null };
+          const rest = { after, rows: size * 2, found: contactWindow.length };
           const joined = [...contactWindow, ...(await contactRows(who, params, 'window', rest))];
           if (joined.length > PAGE_SIZE) {
             bump(counts, 'contacts window rest answered');

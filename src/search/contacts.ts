@@ -67,13 +67,15 @@ const RAW_COLUMNS =
   'c.id, c.name, c.email, c.phone_number, c.identifier, c.additional_attributes, c.created_at, c.last_activity_at';
 
 /**
- * The rows after a window that gave way: the next `rows` contacts in result order after the first
- * `skip`, of which the page still needs `PAGE_SIZE + 1 - found` matches (`found`: the first
- * window's rows, all of the page's that it held). The earlier window's rows are skipped, not
- * tested again.
+ * The rows after a window that gave way: up to `rows` contacts in result order after its last
+ * match `after` (its id, and whether its last_activity_at is null), of which the page still
+ * needs `PAGE_SIZE + 1 - found` matches (`found`: the first window's rows, all of the page's
+ * that it held). The walk starts at that contact's place in the index, not at the top: only the
+ * first window's rows after its last match are read again (skipping the whole first window with
+ * OFFSET read it again, 4.3 ms of a 12.6 ms search for `Mitchell` at L).
  */
 export interface ContactWindowRest {
-  skip: number;
+  after: { id: number; lastActivityNull: boolean };
   rows: number;
   found: number;
 }
@@ -129,15 +131,31 @@ export function buildContactsQuery(
  */
 function windowStatement(params: ContactsParams, scope: string[], window: number | ContactWindowRest, p: SqlParams) {
   const rest = typeof window === 'number' ? undefined : window;
-  const rows = rest ? `LIMIT ${p.add(rest.rows)} OFFSET ${p.add(rest.skip)}` : `LIMIT ${p.add(window)}`;
+  const rows = `LIMIT ${p.add(rest ? rest.rows : window)}`;
+  const where = rest ? [...scope, ...afterClauses(rest.after, p)] : scope;
   const match = rowMatch(COLUMN_REFS, params.q, p);
   const page = rest ? `LIMIT ${p.add(PAGE_SIZE + 1 - rest.found)}` : pageClause(params.page ?? 1, PAGE_SIZE, p);
   return `
     SELECT ${COLUMNS}, ${tableRows('contacts')} AS table_rows
-    FROM (SELECT ${RAW_COLUMNS} FROM contacts c WHERE ${scope.join(' AND ')} ${ORDER} ${rows}) c
+    FROM (SELECT ${RAW_COLUMNS} FROM contacts c WHERE ${where.join(' AND ')} ${ORDER} ${rows}) c
     WHERE ${match}
     ${ORDER}
     ${page}`;
+}
+
+/**
+ * The contacts after `after` in result order (last_activity_at DESC NULLS LAST, id DESC), written
+ * so that the index on (account_id, last_activity_at DESC NULLS LAST) starts there: its key is
+ * read by primary key in the statement (the record holds it in whole seconds only). After a
+ * contact with a time, only contacts with a time are read: those without come after all of them,
+ * and a rest that reaches them without filling the page gives way to the trigram index, which is
+ * exact.
+ */
+function afterClauses(after: ContactWindowRest['after'], p: SqlParams): string[] {
+  const id = `${p.add(after.id)}::bigint`;
+  if (after.lastActivityNull) return ['c.last_activity_at IS NULL', `c.id < ${id}`];
+  const key = `(SELECT k.last_activity_at FROM contacts k WHERE k.id = ${id})`;
+  return [`c.last_activity_at <= ${key}`, `(c.last_activity_at < ${key} OR c.id < ${id})`];
 }
 
 /** A JSON object, or `{}` for null, arrays and scalars. */
@@ -219,7 +237,14 @@ export async function searchContacts(
     const rows = (stats?.rows ?? first[0]?.table_rows ?? 0) * limits.fetchCost;
     const longer = longerWindow(page, first.length, rows, { ...limits, window }, 0, true);
     if (longer !== undefined) {
-      const rest = { skip: window, rows: longer - window, found: first.length };
+      // Up to `longer` rows from the last match on: at least the rows past the first window
+      // that a longer window would read, and the first window's after its last match.
+      const last = first[first.length - 1]!;
+      const rest = {
+        after: { id: last.id, lastActivityNull: last.last_activity_at === null },
+        rows: longer,
+        found: first.length,
+      };
       const second = [...first, ...(await run('window', rest))];
       if (second.length > PAGE_SIZE) return done(second);
     }

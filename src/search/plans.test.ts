@@ -116,11 +116,13 @@ describe('longerWindow', () => {
   it('weighs a window that continues after the first by the rows still to read', () => {
     const limits = { window: 1_000, walkCap: 20_000, room: 1.5 };
     // 11 matches: the page is expected after 1,455 rows; the index would fetch 1,100 of 100,000.
-    // Starting over reads 2,183 rows; continuing reads 455 new ones and skips 1,000 (at 0.3).
+    // Starting over reads 2,183 rows; continuing reads 455 new ones and about 91 again (the
+    // first window's rows after its last match: 1,000 ÷ 11).
     expect(longerWindow(1, 11, 100_000, limits)).toBeUndefined();
     expect(longerWindow(1, 11, 100_000, limits, 0, true)).toBe(2_182);
-    // Fewer rows for the index than even the continuing walk: the index.
-    expect(longerWindow(1, 11, 60_000, limits, 0, true)).toBeUndefined();
+    expect(longerWindow(1, 11, 50_000, limits, 0, true)).toBe(2_182);
+    // Fewer rows for the index (440) than even the continuing walk (546): the index.
+    expect(longerWindow(1, 11, 40_000, limits, 0, true)).toBeUndefined();
   });
 
   it('never walks past the cap', () => {

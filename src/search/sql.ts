@@ -51,12 +51,6 @@ export function tableRows(table: 'contacts' | 'conversations' | 'messages'): str
 }
 
 /**
- * What skipping a row of the earlier window costs against testing a new one (an index entry and
- * a heap read without the match: about a third, measured on the contacts window).
- */
-const SKIP_COST = 0.3;
-
-/**
  * The size of a second, longer window after the first one (`limits.window` rows) gave way
  * holding `returned` rows of page `page`, or undefined to go to the index instead. The first
  * window is a sample of the newest rows: with m matches in it, the walk fills the page after
@@ -65,8 +59,10 @@ const SKIP_COST = 0.3;
  * (`candidates`: the matches, unless the index only checks a looser prefilter). The longer
  * window is `limits.room` times the estimate, up to `limits.walkCap` rows. A window that starts
  * over is weighed by its whole length (it tests the first window's rows again); one that
- * `continues` after the first (those rows skipped, not tested again) by what is still to pay:
- * the rows past the first window that the page is expected to need, and the skipped ones. With no match in the sample, or no estimate, the index answers.
+ * `continues` from the first window's last match by what is still to pay: the rows past the
+ * first window that the page is expected to need, and the first window's rows after its last
+ * match, read again (window ÷ matches, on average). With no match in the sample, or no
+ * estimate, the index answers.
  */
 export function longerWindow(
   page: number,
@@ -81,7 +77,7 @@ export function longerWindow(
   const need = page * PAGE_SIZE + 1;
   const expected = (need * limits.window) / matched;
   const walk = Math.ceil(expected * limits.room);
-  const cost = continues ? expected - limits.window + limits.window * SKIP_COST : walk;
+  const cost = continues ? expected - limits.window + limits.window / matched : walk;
   const fetched = (tableRowCount * Math.max(matched, candidates)) / limits.window;
   return cost <= fetched && walk <= limits.walkCap && walk > limits.window ? walk : undefined;
 }
