@@ -85,9 +85,10 @@ async function main(): Promise<void> {
       for (const q of workload.byTool[tool]) {
         if (values.filter && !`${q.kind} ${JSON.stringify(q.args)}`.includes(values.filter)) continue;
         const access = direct.accessOf(q.role);
-        for (const s of helpdeskSql(access, q, Date.now())) recordSql(`helpdesk_${s.part}`, s);
+        const statements = helpdeskSql(access, q, Date.now());
+        for (const s of statements) recordSql(`helpdesk_${s.part}`, s);
         if (EXPLAIN)
-          for (const s of helpdeskSql(access, q, Date.now()))
+          for (const s of statements)
             process.stderr.write(`  [help desk ${s.part}]\n${traceLines(await explainPlan(direct.pool, s))}`);
         await runHelpdesk(direct.pool, access, q);
         await direct.run(q, { gin, engine });

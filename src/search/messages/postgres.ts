@@ -315,6 +315,11 @@ export function scopeShare(query: MessageQuery, stats: TableStats): number {
   return query.sender ? inboxes * withinAccount(query, stats, 'sender_id', [query.sender.id]) : inboxes;
 }
 
+/** The account's messages, estimated from the statistics (the whole table without them for account_id). */
+function accountRows(query: MessageQuery, stats: TableStats): number {
+  return stats.rows * (valuesShare(stats, 'account_id', [query.accountId]) ?? 1);
+}
+
 /** The share of the account's messages with one of `values` in `column` (1 without statistics). */
 function withinAccount(query: MessageQuery, stats: TableStats, column: string, values: ReadonlyArray<number | string>): number {
   const account = valuesShare(stats, 'account_id', [query.accountId]);
@@ -339,8 +344,7 @@ export function fewCandidatesScope(
   cap?: number,
 ): ScopeIndex {
   if (!stats) return 'hidden';
-  const account = valuesShare(stats, 'account_id', [query.accountId]) ?? 1;
-  const rows = stats.rows * account * withinAccount(query, stats, 'inbox_id', query.inboxIds);
+  const rows = accountRows(query, stats) * withinAccount(query, stats, 'inbox_id', query.inboxIds);
   if (rows <= limits.scopeIndex) return 'indexed';
   if (cap === undefined) return 'hidden';
   // rows entries read, against cap × (table ÷ rows) visits.
@@ -383,7 +387,7 @@ export function firstMessageStep(
  * it gives way).
  */
 export function cappedWindow(query: MessageQuery, stats: TableStats, limits: MessageLimits): number {
-  const scope = stats.rows * (valuesShare(stats, 'account_id', [query.accountId]) ?? 1) * scopeShare(query, stats);
+  const scope = accountRows(query, stats) * scopeShare(query, stats);
   const need = query.offset + query.limit;
   const rows = Math.ceil((limits.room * need * scope) / limits.capped);
   return Math.min(limits.walkCap, Math.max(limits.window, rows));
