@@ -5,7 +5,7 @@ import { toPage, type Page, type SearchContext } from './context.js';
 import { PAGE_SIZE, type ContactsParams } from './params.js';
 import type { ContactRecord } from './records.js';
 import { epoch, longerWindow, pageClause, shareWindow, tableRows, timeBounds, windowCanHold, type WindowLimits } from './sql.js';
-import { estimateShare, tableStats, type TableStats } from './statistics.js';
+import { estimateShare, tableStats, UNSEEN_SHARE, type TableStats } from './statistics.js';
 import { hasTrigram, indexedSubstringMatch, looksSpecific, rowMatch, substringMatch } from './text.js';
 
 export interface ContactRow {
@@ -40,9 +40,6 @@ export type ContactStrategy =
  * still show how far to walk.
  */
 export const CONTACT_WINDOW = 250;
-
-/** The share of contacts a term no value sampled by the statistics holds is in, at most (about). */
-const UNSEEN_SHARE = 0.01;
 
 /** The longest window: past it, the trigram index is the bounded choice whatever the estimate. */
 export const CONTACT_WALK_CAP = 20_000;

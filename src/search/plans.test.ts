@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ARTICLE_CONTENT_WINDOW, ARTICLE_WINDOW, articlePlan, articleWindow } from './articles.js';
 import { CONTACT_LIMITS, firstContactWindow } from './contacts.js';
-import { fewCandidatesScope, firstMessageStep, MESSAGE_LIMITS, scopeShare } from './messages/postgres.js';
+import {
+  fewCandidatesScope,
+  firstMessageStep,
+  looseCandidates,
+  MESSAGE_LIMITS,
+  scopeShare,
+  unseenMatches,
+} from './messages/postgres.js';
 import type { MessageQuery } from './messages/query.js';
 import { estimateShare, type ColumnStats, type TableStats } from './statistics.js';
 import { CONVERSATION_LIMITS, CONVERSATION_WINDOW, conversationPlan, firstConversationWindow } from './conversations.js';
@@ -326,6 +333,27 @@ describe('firstMessageStep', () => {
     expect(firstMessageStep(query(['trougil'], { inboxIds: [1] }), stats)).toEqual({ ...capped, then: 4_800 });
     const pastCap = { offset: Math.ceil(MESSAGE_LIMITS.capped / 15) * 15 };
     expect(firstMessageStep(query(['trougil'], pastCap), stats)).toEqual({ strategy: 'window', window: MESSAGE_LIMITS.sample });
+  });
+
+  it('walks the sample window first for a short word no sampled message holds when the scope is large', () => {
+    // Ten times the table: the account's 5 million messages may hold 50,000 of an unseen word,
+    // past the longest walk (40,000); inbox 1 (2 million) at most 20,000.
+    const large = { ...stats, rows: 10_000_000 };
+    const sample = { strategy: 'window', window: MESSAGE_LIMITS.sample };
+    expect(unseenMatches(query(['trou']), large)).toBeCloseTo(50_000);
+    expect(looseCandidates(query(['trou']))).toBe(true);
+    expect(firstMessageStep(query(['trou']), large)).toEqual(sample);
+    expect(firstMessageStep(query(['tro']), large)).toEqual(sample);
+    expect(firstMessageStep(query(['trou']), stats)).toMatchObject({ strategy: 'capped' });
+    expect(firstMessageStep(query(['trou'], { inboxIds: [1] }), large)).toMatchObject({ strategy: 'capped' });
+    // One sender's share of them: the capped read.
+    expect(firstMessageStep(query(['trou'], { sender: { type: 'User', id: '3' } }), large)).toMatchObject({
+      strategy: 'capped',
+    });
+    // A longer word's candidates are its matches, nearly: the capped read answers a rare one.
+    expect(looseCandidates(query(['trougil']))).toBe(false);
+    expect(looseCandidates(query(['trou', 'gil']))).toBe(false);
+    expect(firstMessageStep(query(['trougil']), large)).toMatchObject({ strategy: 'capped' });
   });
 
   it("sizes the window for the page at the words' share in the scope, the index past the longest walk", () => {

@@ -127,6 +127,12 @@ function columnShare(col: ColumnStats, folded: string): number {
 }
 
 /**
+ * The share of rows a term no value sampled by the statistics holds (estimateShare 0) is in, at
+ * most (about): the statistics keep about a hundred sampled values of a column.
+ */
+export const UNSEEN_SHARE = 0.01;
+
+/**
  * Estimated share of rows in which `q` (folded) is a substring of any of `columns`: the share of
  * the column that holds it most often, since a term is rarely in two unrelated columns and often
  * in related ones (an email made of the name: adding the two would count it twice). Undefined
