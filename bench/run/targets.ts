@@ -19,7 +19,14 @@ import type { Results } from './results.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const PG = 'Postgres engine';
-/** The RSS limit when no earlier run of the scale is on file. */
+/**
+ * Issue 11's memory target, "peak RSS no higher than today": the peak at concurrency 32 in the
+ * runs on file when the issue was filed (560509a, 2026-11-22: M 176 MB, L 135 MB). The previous
+ * run, the limit before, flipped with garbage collection (the same code peaked at 125, 137 and
+ * 152 MB at M in one session).
+ */
+const ISSUE_RSS_MB: Readonly<Record<string, number>> = { M: 176, L: 135 };
+/** The RSS limit of another scale when no earlier run of it is on file. */
 const RSS_FALLBACK_MB = 200;
 
 export interface Target {
@@ -62,7 +69,14 @@ export function targets(r: Results): Target[] {
   const p95 = (phase: string, tool: ToolName) => toolResult(r, phase, tool)?.mcp.p95 ?? Number.NaN;
   const serverOverheads = r.phases.flatMap((p) => Object.values(p.byTool).flatMap((t) => t.serverOverheads));
   const worstDefault = slowestDefault(r);
-  const rssLimit = r.previousPeakRssMb ?? RSS_FALLBACK_MB;
+  const issueRss = ISSUE_RSS_MB[r.args.scale];
+  const rssLimit = issueRss ?? r.previousPeakRssMb ?? RSS_FALLBACK_MB;
+  const rssBasis =
+    issueRss !== undefined
+      ? 'the peak before issue 11'
+      : r.previousPeakRssMb !== undefined
+        ? "this scale's previous run"
+        : `${RSS_FALLBACK_MB} MB, no previous run on file`;
   const list: Target[] = [
     {
       name: 'search_contacts p95',
@@ -154,7 +168,7 @@ export function targets(r: Results): Target[] {
       measured: r.overhead?.coldStartMedianMs ?? median(r.coldStart),
     },
     {
-      name: `server RSS, peak at concurrency 32 (limit: ${r.previousPeakRssMb !== undefined ? "this scale's previous run" : `${RSS_FALLBACK_MB} MB, no previous run on file`})`,
+      name: `server RSS, peak at concurrency 32 (limit: ${rssBasis})`,
       limit: rssLimit,
       unit: 'MB',
       measured: r.throughput.find((t) => t.concurrency === 32)?.peakRssMb ?? Number.NaN,
