@@ -661,7 +661,8 @@ describe('the Postgres message engine', () => {
     };
     // Statistics that sampled no message with any word, of a table of a million messages: every
     // word goes to the capped read first, and a common one on to the windows; under the lowered
-    // limits (a walk of 2,000 rows) the table is large enough that the sample window goes first.
+    // limits (a walk of 2,000 rows) the table is large enough that a short word's sample window
+    // goes first (unseenMatches).
     const blind: Db = {
       ...spied,
       query: <R extends object>(q: SqlQuery, label?: string) =>

@@ -383,7 +383,7 @@ export function firstMessageStep(
 /**
  * Whether the trigram index narrows the words' candidates by two trigrams or fewer (one word of up
  * to four letters, `rent`): such a string is in many words (`rental`, `current`, `parent`), and
- * most rows holding both trigrams hold neither (`rent` at L: 37,486 candidates, 8,408 matches).
+ * most rows holding its trigrams do not hold it (`rent` at L: 37,486 candidates, 8,408 matches).
  */
 export function looseCandidates(query: MessageQuery): boolean {
   return new Set(query.words.flatMap(prefilterTrigrams)).size <= 2;
