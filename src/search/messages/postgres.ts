@@ -320,6 +320,11 @@ function accountRows(query: MessageQuery, stats: TableStats): number {
   return stats.rows * (valuesShare(stats, 'account_id', [query.accountId]) ?? 1);
 }
 
+/** The query's messages over all time: the account's in its inboxes and sender (scopeShare). */
+function scopeRows(query: MessageQuery, stats: TableStats): number {
+  return accountRows(query, stats) * scopeShare(query, stats);
+}
+
 /** The share of the account's messages with one of `values` in `column` (1 without statistics). */
 function withinAccount(query: MessageQuery, stats: TableStats, column: string, values: ReadonlyArray<number | string>): number {
   const account = valuesShare(stats, 'account_id', [query.accountId]);
@@ -402,7 +407,7 @@ export function looseCandidates(query: MessageQuery): boolean {
  * the inboxes or any account up to 4 million messages.
  */
 export function unseenMatches(query: MessageQuery, stats: TableStats): number {
-  return UNSEEN_SHARE * accountRows(query, stats) * scopeShare(query, stats);
+  return UNSEEN_SHARE * scopeRows(query, stats);
 }
 
 /**
@@ -413,9 +418,8 @@ export function unseenMatches(query: MessageQuery, stats: TableStats): number {
  * it gives way).
  */
 export function cappedWindow(query: MessageQuery, stats: TableStats, limits: MessageLimits): number {
-  const scope = accountRows(query, stats) * scopeShare(query, stats);
   const need = query.offset + query.limit;
-  const rows = Math.ceil((limits.room * need * scope) / limits.capped);
+  const rows = Math.ceil((limits.room * need * scopeRows(query, stats)) / limits.capped);
   return Math.min(limits.walkCap, Math.max(limits.window, rows));
 }
 
