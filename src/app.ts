@@ -44,6 +44,7 @@ export async function openDatabase(
       readOnly: opts.readOnly ?? true,
       statementTimeoutMs: opts.statementTimeoutMs ?? config.statementTimeoutMs,
       poolSize: config.pgPoolSize,
+      preparedStatements: config.pgPreparedStatements,
       logger,
     });
     return { db, demo: undefined };

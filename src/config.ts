@@ -223,6 +223,11 @@ export const SETTINGS = {
     default: '`10`',
     doc: 'Postgres connections (an idle one stays open ten minutes, so a call after a pause finds a warm one)',
   },
+  SEARCHDESK_PG_PREPARED_STATEMENTS: {
+    parse: oneOf('SEARCHDESK_PG_PREPARED_STATEMENTS', ['on', 'off'], 'on'),
+    default: '`on`',
+    doc: '`on`: a connection parses each search statement once (see _Production_); `off` behind PgBouncer < 1.21',
+  },
   LOG_LEVEL: {
     parse: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     default: '`info`',
@@ -262,6 +267,8 @@ export interface Config {
   statementTimeoutMs: number;
   engineTimeoutMs: number;
   pgPoolSize: number;
+  /** Named prepared statements on each Postgres connection (src/db/pg.ts). */
+  pgPreparedStatements: boolean;
   logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -312,6 +319,7 @@ function toConfig(e: Env): Config {
     statementTimeoutMs: e.SEARCHDESK_STATEMENT_TIMEOUT_MS,
     engineTimeoutMs: e.SEARCHDESK_ENGINE_TIMEOUT_MS,
     pgPoolSize: e.SEARCHDESK_PG_POOL_SIZE,
+    pgPreparedStatements: e.SEARCHDESK_PG_PREPARED_STATEMENTS === 'on',
     logLevel: e.LOG_LEVEL,
   };
 }

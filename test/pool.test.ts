@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createPgDb, PG_IDLE_TIMEOUT_MS } from '../src/db/pg.js';
+import pg from 'pg';
+import { createPgDb, PG_IDLE_TIMEOUT_MS, PreparedStatements } from '../src/db/pg.js';
+import type { Db } from '../src/db/db.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
+import { memoryLogger } from './helpers/log.js';
 
 let t: TestDatabase;
 
@@ -32,6 +35,100 @@ describe('Postgres connections', () => {
       expect(await backend()).not.toBe(first);
     } finally {
       vi.useRealTimers();
+      await db.close();
+    }
+  });
+});
+
+/** One connection, so that every statement below runs on the same backend. */
+const onePool = (preparedStatements?: boolean, logger = silentLogger): Db =>
+  createPgDb({ url: t.url, readOnly: true, statementTimeoutMs: 5_000, poolSize: 1, logger, preparedStatements });
+
+const SEARCH = { text: 'SELECT id, name FROM contacts WHERE account_id = $1 AND name ILIKE $2 ORDER BY id', values: [1, '%a%'] };
+
+/** The backend's prepared statements of SEARCH's text, with how each was planned (Postgres 14+). */
+async function preparedSearch(db: Db) {
+  return db.query<{ generic_plans: number; custom_plans: number }>(
+    {
+      text: 'SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement = $1',
+      values: [SEARCH.text],
+    },
+    'test',
+  );
+}
+
+describe('Prepared statements', () => {
+  it('are parsed once per connection and still planned for their values on every run', async () => {
+    const db = onePool();
+    try {
+      const first = await db.query(SEARCH, 'test');
+      // Past the five runs after which Postgres would otherwise consider a generic plan.
+      for (let i = 0; i < 7; i++) expect(await db.query(SEARCH, 'test')).toEqual(first);
+      expect(await preparedSearch(db)).toEqual([{ generic_plans: 0, custom_plans: 8 }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('hold no more statement texts than their limit: past it a new text runs unprepared', async () => {
+    const pool = new pg.Pool({ connectionString: t.url, max: 1 });
+    const prepared = new PreparedStatements(true, silentLogger, 2);
+    try {
+      for (const n of [1, 2, 3, 4, 1, 4])
+        expect((await prepared.query<{ n: number }>(pool, { text: `SELECT $1::int + ${n} AS n`, values: [1] })).rows).toEqual([
+          { n: n + 1 },
+        ]);
+      const names = await pool.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements ORDER BY statement');
+      expect(names.rows.map((r) => r.statement)).toEqual(['SELECT $1::int + 1 AS n', 'SELECT $1::int + 2 AS n']);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('can be turned off (SEARCHDESK_PG_PREPARED_STATEMENTS=off): nothing is left on the server', async () => {
+    const db = onePool(false);
+    try {
+      await db.query(SEARCH, 'test');
+      await db.query(SEARCH, 'test');
+      expect(await preparedSearch(db)).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('survive a migration that changes a column the statement returns', async () => {
+    await t.admin.query('CREATE TABLE prepared_probe (id int PRIMARY KEY, label varchar(20))');
+    await t.admin.query("INSERT INTO prepared_probe VALUES (1, 'before')");
+    const db = onePool();
+    const probe = { text: 'SELECT id, label FROM prepared_probe WHERE id = $1', values: [1] };
+    try {
+      expect(await db.query(probe, 'test')).toEqual([{ id: 1, label: 'before' }]);
+      await t.admin.query('ALTER TABLE prepared_probe ALTER COLUMN label TYPE text');
+      await t.admin.query("UPDATE prepared_probe SET label = 'after'");
+      // Postgres refuses the old prepared statement on that connection ("cached plan must not
+      // change result type"); the search answers anyway, and keeps answering.
+      expect(await db.query(probe, 'test')).toEqual([{ id: 1, label: 'after' }]);
+      expect(await db.query(probe, 'test')).toEqual([{ id: 1, label: 'after' }]);
+    } finally {
+      await db.close();
+      await t.admin.query('DROP TABLE prepared_probe');
+    }
+  });
+
+  it('are given up, with one warning, when the server loses them between calls (a pooler moving sessions)', async () => {
+    const log = memoryLogger('warn');
+    const db = onePool(true, log.logger);
+    try {
+      const first = await db.query(SEARCH, 'test');
+      // What a transaction-mode pooler does to a session's prepared statements: they are gone.
+      await db.query({ text: 'DEALLOCATE ALL', values: [] }, 'test');
+      expect(await db.query(SEARCH, 'test')).toEqual(first);
+      expect(await db.query(SEARCH, 'test')).toEqual(first);
+      expect(await preparedSearch(db)).toEqual([]);
+      const warnings = log.lines().filter((l) => l.event === 'pg_prepared_statements_off');
+      expect(warnings).toHaveLength(1);
+      expect(String(warnings[0]?.msg)).toContain('SEARCHDESK_PG_PREPARED_STATEMENTS=off');
+    } finally {
       await db.close();
     }
   });

@@ -9,7 +9,7 @@ import { appendFileSync } from 'node:fs';
 import pg from 'pg';
 import { resolveAccess, type AccessContext } from '../../src/auth/access.js';
 import type { Db, SqlQuery } from '../../src/db/db.js';
-import { sessionOptions } from '../../src/db/pg.js';
+import { PreparedStatements, sessionOptions } from '../../src/db/pg.js';
 import { articlePlan, buildArticlesQuery, searchArticles } from '../../src/search/articles.js';
 import { buildContactsQuery, searchContacts, type ContactStrategy } from '../../src/search/contacts.js';
 import type { SearchContext } from '../../src/search/context.js';
@@ -209,11 +209,13 @@ export class Direct {
 
 /** A Db over a plain pool (statements traced on stderr with BENCH_TRACE=1). */
 function poolDb(pool: pg.Pool): Db {
+  // Prepared by name as the server's pool prepares them (createPgDb); BENCH_PREPARED=0 for an A/B.
+  const prepared = new PreparedStatements(process.env.BENCH_PREPARED !== '0', SILENT);
   return {
     kind: 'pg',
     query: async <R extends object>(q: SqlQuery, label?: string) => {
       const started = performance.now();
-      const rows = (await pool.query(q.text, q.values)).rows as R[];
+      const rows = (await prepared.query<R>(pool, q)).rows;
       recordSql(label, q);
       if (TRACE)
         process.stderr.write(

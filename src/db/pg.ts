@@ -1,4 +1,5 @@
 /** The only pg.Pool: read-only sessions with a statement timeout, typed parsing, failures mapped once. */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 import { MESSAGES, SearchError } from '../errors.js';
@@ -12,6 +13,8 @@ export interface PgDbOptions {
   statementTimeoutMs: number;
   poolSize: number;
   logger: Logger;
+  /** Statements prepared by name on each connection (SEARCHDESK_PG_PREPARED_STATEMENTS); default on. */
+  preparedStatements?: boolean;
   /** Name reported to Postgres (pg_stat_activity.application_name). */
   applicationName?: string;
 }
@@ -81,7 +84,9 @@ export function isBackendUnavailable(err: unknown): boolean {
  * 50–60 ms of a statement that runs in 2 (the display-id candidates at L). enable_memoize=off:
  * a walk's per-row lookups are by keys that rarely repeat (each conversation's contact), where a
  * Memoize node only adds a hash probe and an insert per row: the conversations window over 1,000
- * rows at M took 10.5 ms with it, 6.8 without.
+ * rows at M took 10.5 ms with it, 6.8 without. plan_cache_mode=force_custom_plan: a prepared
+ * statement (below) is still planned for its values on every run, as an unnamed one is, never
+ * with a generic plan that cannot see how selective a pattern or a window is.
  */
 export function sessionOptions(statementTimeoutMs: number, readOnly: boolean): string {
   const options = [
@@ -89,9 +94,83 @@ export function sessionOptions(statementTimeoutMs: number, readOnly: boolean): s
     '-c join_collapse_limit=1',
     '-c jit=off',
     '-c enable_memoize=off',
+    '-c plan_cache_mode=force_custom_plan',
   ];
   if (readOnly) options.push('-c default_transaction_read_only=on');
   return options.join(' ');
+}
+
+/**
+ * How many statement texts one pool prepares. Past it a new text runs unnamed, as every statement
+ * did before. searchdesk's builders take every caller value as a parameter, so their texts are few:
+ * the bench's whole M workload (160 searches of every tool) ran 29, which hold 5 MB in a backend.
+ */
+export const MAX_PREPARED_STATEMENTS = 64;
+
+/**
+ * The names of a pool's prepared statements. Every connection parses a named statement once and
+ * then sends only its values: a 0.7–4.5 kB statement skips parsing, analysis and the text on the
+ * wire, 0.06–0.27 ms of a statement that takes 0.2–2 ms (M, a loop over each of the bench's
+ * statements, named against unnamed on one connection).
+ */
+export class PreparedStatements {
+  private readonly names = new Map<string, string>();
+  private generation = 1;
+  private enabled: boolean;
+
+  constructor(
+    enabled: boolean,
+    private readonly logger: Logger,
+    private readonly limit = MAX_PREPARED_STATEMENTS,
+  ) {
+    this.enabled = enabled;
+  }
+
+  /** Runs `q` on `pool`, prepared under its text's name while there is one. */
+  async query<R extends object>(pool: pg.Pool, q: SqlQuery): Promise<pg.QueryResult<R>> {
+    const name = this.nameOf(q.text, q.values);
+    if (name === undefined) return pool.query<R>(q.text, q.values);
+    try {
+      return await pool.query<R>({ name, text: q.text, values: q.values });
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (code === '26000' || code === '42P05') {
+        // A statement prepared on one connection is missing, or already there, on the server:
+        // something between us and Postgres (a pooler in transaction mode) moves sessions.
+        this.enabled = false;
+        this.logger.warn(
+          { event: 'pg_prepared_statements_off', code },
+          'Postgres lost a prepared statement between two calls (a connection pooler in transaction mode?); running unprepared from now on — set SEARCHDESK_PG_PREPARED_STATEMENTS=off',
+        );
+      } else if (code === '0A000') {
+        // "cached plan must not change result type": a table's columns changed under the prepared
+        // statement (a migration), and that connection refuses it from now on. Prepared afresh
+        // under a new name; any other 0A000 fails again unprepared and is thrown from there.
+        this.names.delete(q.text);
+        this.generation++;
+      } else {
+        throw err;
+      }
+      return pool.query<R>(q.text, q.values);
+    }
+  }
+
+  /**
+   * The name of a statement with values: its text's hash, so that two instances over one pool
+   * (the bench's) never give one name two texts; a text prepared afresh after a migration gets
+   * a new suffix.
+   */
+  private nameOf(text: string, values: unknown[]): string | undefined {
+    // A statement without values goes as a simple query, as before: admin commands send several
+    // statements in one text (db setup), which a prepared statement cannot hold.
+    if (!this.enabled || values.length === 0) return undefined;
+    const known = this.names.get(text);
+    if (known !== undefined || this.names.size >= this.limit) return known;
+    const hash = createHash('sha1').update(text).digest('hex').slice(0, 24);
+    const name = `searchdesk_${hash}_${this.generation}`;
+    this.names.set(text, name);
+    return name;
+  }
 }
 
 export function createPgDb(opts: PgDbOptions): Db {
@@ -116,12 +195,14 @@ export function createPgDb(opts: PgDbOptions): Db {
     ),
   );
 
+  const prepared = new PreparedStatements(opts.preparedStatements ?? true, opts.logger);
+
   const db: Db = {
     kind: 'pg',
     async query<R extends object>(q: SqlQuery, label = 'query'): Promise<R[]> {
       const started = performance.now();
       try {
-        const res = await pool.query<R>(q.text, q.values);
+        const res = await prepared.query<R>(pool, q);
         opts.logger.debug(
           { event: 'db_query', label, ms: +(performance.now() - started).toFixed(1), rows: res.rowCount },
           'query',
