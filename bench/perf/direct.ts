@@ -209,8 +209,9 @@ export class Direct {
 
 /** A Db over a plain pool (statements traced on stderr with BENCH_TRACE=1). */
 function poolDb(pool: pg.Pool): Db {
-  // Prepared by name as the server's pool prepares them (createPgDb); BENCH_PREPARED=0 for an A/B.
-  const prepared = new PreparedStatements(process.env.BENCH_PREPARED !== '0', SILENT);
+  // Prepared by name as the server's pool prepares them (createPgDb), unless the bench runs with
+  // SEARCHDESK_PG_PREPARED_STATEMENTS=off (which its server inherits: cliEnv).
+  const prepared = new PreparedStatements(process.env.SEARCHDESK_PG_PREPARED_STATEMENTS !== 'off', SILENT);
   return {
     kind: 'pg',
     query: async <R extends object>(q: SqlQuery, label?: string) => {

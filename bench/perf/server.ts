@@ -17,9 +17,14 @@ import type { BenchQuery } from './workload.js';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const CLI = join(ROOT, 'dist', 'cli.js');
 
-/** Nothing inherited but PATH and HOME. */
+/**
+ * Nothing inherited but PATH, HOME and SEARCHDESK_PG_PREPARED_STATEMENTS (an A/B of prepared
+ * statements runs the whole bench with it set to `off`; the direct path follows it too).
+ */
 export function cliEnv(extra: Record<string, string | undefined>): Record<string, string> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info' };
+  if (process.env.SEARCHDESK_PG_PREPARED_STATEMENTS)
+    env.SEARCHDESK_PG_PREPARED_STATEMENTS = process.env.SEARCHDESK_PG_PREPARED_STATEMENTS;
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }
