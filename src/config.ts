@@ -339,12 +339,9 @@ export function loadConfig(env: Record<string, string | undefined> = processEnv(
 }
 
 /**
- * Log redaction paths of the secret settings: the variable (an env object logged) and its Config
- * key (a config logged), at the top level and one level down.
+ * The log keys of the secret settings, whose values the logger never writes: the variable (an env
+ * object logged) and its Config key (a config logged).
  */
-export function secretRedactPaths(): string[] {
-  return SECRET_ENV.flatMap((name) => {
-    const key = (SETTINGS[name] as Setting).secret!.configKey;
-    return [name, `*.${name}`, key, `*.${key}`];
-  });
+export function secretLogKeys(): string[] {
+  return SECRET_ENV.flatMap((name) => [name, (SETTINGS[name] as Setting).secret!.configKey]);
 }

@@ -99,3 +99,31 @@ describe('redaction generated from the settings schema', () => {
     expect(out).toContain('8080'); // only secrets are hidden
   });
 });
+
+describe('redaction of tokens', () => {
+  it('hides a token three levels down, in arrays and in child bindings, and leaves the rest as logged', async () => {
+    const { createLogger } = await import('../src/logger.js');
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
+    const logged = { req: { headers: { authorization: 'Bearer tok-1', api_access_token: 'tok-2', host: 'example.test' } } };
+    logger.info(logged, 'headers');
+    logger.info({ calls: [{ token: 'tok-3', tool: 'search_messages' }] }, 'array');
+    logger.child({ token: 'tok-4', route: '/mcp' }).info({ auth: { token: 'tok-5' } }, 'child');
+    const out = lines.join('');
+    for (const secret of ['tok-1', 'tok-2', 'tok-3', 'tok-4', 'tok-5']) expect(out).not.toContain(secret);
+    expect(out).toContain('example.test');
+    expect(out).toContain('search_messages');
+    expect(out).toContain('/mcp');
+    expect(out.match(/\[redacted\]/g)).toHaveLength(5);
+    // The caller's object is not changed.
+    expect(logged.req.headers.authorization).toBe('Bearer tok-1');
+  });
+
+  it('copies nothing when a line holds no secret, and leaves an error to its serializer', async () => {
+    const { redactSecrets } = await import('../src/logger.js');
+    const line = { event: 'http_request', status: 200, counts: { messages: 15 }, tools: ['a', 'b'] };
+    expect(redactSecrets(line)).toBe(line);
+    const err = Object.assign(new Error('boom'), { code: 'X' });
+    expect(redactSecrets({ err }).err).toBe(err);
+  });
+});
