@@ -73,12 +73,13 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     {
       level,
       base: { name: 'searchdesk' },
-      formatters: { bindings: (bindings) => redactSecrets(bindings), log: (object) => redactSecrets(object) },
+      formatters: { log: (object) => redactSecrets(object) },
     },
     dest,
   );
-  // pino applies the bindings formatter to the root only; every child logger inherits this
-  // `child` (a child is created from its parent's prototype), so its bindings are redacted too.
+  // The root's bindings are the constant `base`; a child's go through this `child`, which every
+  // child inherits (pino creates a child from its parent's prototype; its bindings formatter
+  // would apply to the root only).
   const pinoChild = Object.getPrototypeOf(logger) as Pick<Logger, 'child'>;
   logger.child = function child(this: Logger, bindings, options) {
     return pinoChild.child.call(this, redactSecrets(bindings), options);
