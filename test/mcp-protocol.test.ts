@@ -30,6 +30,7 @@ beforeAll(async () => {
   });
   await fx.message(conv, { content: 'protocol message' });
   await fx.contact(account, { name: 'Renée Split' });
+  await fx.contact(account, { name: 'Zoë "Bytes" 🙂 Ünïcode', email: 'zoe\\bytes@example.com' });
   server = await startHttp(cliEnv({ DATABASE_URL: t.url }));
 });
 
@@ -110,6 +111,38 @@ describe('MCP over HTTP: the transport rules', () => {
     expect(answers.map((a) => a.id)).toEqual(['a', 'b']);
     expect(answers[0]!.result.structuredContent?.payload.contacts).toHaveLength(1);
     expect(answers[1]!.result).toEqual({});
+  });
+
+  it('writes a tool result, alone or in a batch, as exact JSON of its byte length', async () => {
+    const call = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'search_contacts', arguments: { q: 'Bytes' } },
+    });
+    for (const body of [call(1), [call(2), { jsonrpc: '2.0', id: 3, method: 'ping' }, call(4)]]) {
+      const r = await rawRequest(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { ...MCP_HEADERS, api_access_token: f.admin },
+        body: JSON.stringify(body),
+      });
+      expect(r.status).toBe(200);
+      expect(Number(r.headers['content-length'])).toBe(Buffer.byteLength(r.body));
+      // The text written is what JSON.stringify writes for the answer it parses to.
+      expect(JSON.stringify(JSON.parse(r.body))).toBe(r.body);
+      const answers = (Array.isArray(body) ? JSON.parse(r.body) : [JSON.parse(r.body)]) as Array<{
+        result: {
+          content?: Array<{ text: string }>;
+          structuredContent?: { payload: { contacts: Array<{ name: string; email: string }> } };
+        };
+      }>;
+      for (const answer of answers.filter((a) => a.result.structuredContent)) {
+        expect(answer.result.structuredContent?.payload.contacts).toEqual([
+          expect.objectContaining({ name: 'Zoë "Bytes" 🙂 Ünïcode', email: 'zoe\\bytes@example.com' }),
+        ]);
+        expect(JSON.parse(answer.result.content?.[0]?.text ?? '')).toEqual(answer.result.structuredContent);
+      }
+    }
   });
 
   it('allows initialize only on its own, and limits a batch to 100 messages (400)', async () => {
