@@ -214,12 +214,12 @@ function helpdeskSection(r: Results, out: string[]): void {
     }
   // By kind of query: where each shape stands, so that a miss on one shape is not hidden by a geo-mean.
   const kinds: string[][] = [];
+  const medianOf = (values: number[]) => (values.length ? median(values) : Number.NaN);
   for (const x of rows) {
     const byKind = new Map<string, BenchQuery[]>();
     for (const q of x.on?.medians.keys() ?? []) byKind.set(q.kind, [...(byKind.get(q.kind) ?? []), q]);
     for (const [kind, queries] of byKind) {
       const of = (m: Map<BenchQuery, number> | undefined) => queries.flatMap((q) => (m?.has(q) ? [m.get(q) as number] : []));
-      const medianOf = (values: number[]) => (values.length ? median(values) : Number.NaN);
       const core = of(x.on?.coreSpeedups);
       kinds.push([
         x.label,

@@ -122,15 +122,12 @@ interface Statement {
 export class PreparedStatements {
   private readonly statements = new Map<string, Statement>();
   private generation = 1;
-  private enabled: boolean;
 
   constructor(
-    enabled: boolean,
+    private enabled: boolean,
     private readonly logger: Logger,
     private readonly limit = MAX_PREPARED_STATEMENTS,
-  ) {
-    this.enabled = enabled;
-  }
+  ) {}
 
   /** Runs `q` on `pool`, prepared under its text's name while there is one. */
   async query<R extends object>(pool: pg.Pool, q: SqlQuery): Promise<pg.QueryResult<R>> {
