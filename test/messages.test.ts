@@ -30,6 +30,7 @@ const f = {} as {
   inbox1: number;
   inbox2: number;
   inbox3: number;
+  inbox4: number;
   contact1: number;
   agentUser: number;
 };
@@ -99,6 +100,14 @@ beforeAll(async () => {
   m.ghost = await fx.message(c1, { content: 'ghostword deleted later', created_at: NOW - 2 * DAY });
   m.moved = await fx.message(c1, { content: 'movedword moved later', created_at: NOW - 2 * DAY });
   m.retyped = await fx.message(c1, { content: 'retypedword becomes activity', created_at: NOW - 2 * DAY });
+  // An inbox deleted after indexing while its messages remain (the help desk deletes them later):
+  // its message leads an administrator's search without the inbox filter (everyInbox), before
+  // exactly one page of others.
+  f.inbox4 = await fx.inbox(f.account, { name: 'Closing' });
+  const c4 = await fx.conversation(f.account, f.inbox4);
+  m.orphan = await fx.message(c4, { content: 'pagedword in a deleted inbox', created_at: NOW - 12 * DAY + 60 });
+  for (let i = 0; i < 15; i++)
+    m[`paged${i}`] = await fx.message(c1, { content: `pagedword number ${i}`, created_at: NOW - 12 * DAY - i });
   const otherInbox = await fx.inbox(other);
   const oc = await fx.conversation(other, otherInbox);
   m.otherAccount = await fx.message(oc, { content: 'zebra of another account', created_at: NOW - 1 * DAY });
@@ -111,6 +120,7 @@ beforeAll(async () => {
   await fx.sql('DELETE FROM messages WHERE id = $1', [m.ghost]);
   await fx.sql('UPDATE messages SET inbox_id = $1 WHERE id = $2', [f.inbox3, m.moved]);
   await fx.sql('UPDATE messages SET message_type = 2 WHERE id = $1', [m.retyped]);
+  await fx.sql('DELETE FROM inboxes WHERE id = $1', [f.inbox4]);
 });
 
 afterAll(async () => {
@@ -248,6 +258,11 @@ const cases = (): Case[] => [
   },
   { name: 'never returns a message that became an activity since indexing', params: () => ({ q: 'retypedword' }), expect: [] },
   {
+    name: 'keeps a full page when a message of a deleted inbox is still indexed',
+    params: () => ({ q: 'pagedword' }),
+    expect: Array.from({ length: 15 }, (_, i) => `paged${i}`),
+  },
+  {
     name: 'pages 15 at a time, ordered by id within one created_at',
     params: () => ({ q: 'bulkword' }),
     expect: Array.from({ length: 15 }, (_, i) => `bulk${19 - i}`),
@@ -286,6 +301,11 @@ describe.each(engines)('message search on $name', ({ name, skip, make }) => {
     expect((await search(deps, f.admin, f.account, 'messages', { q: 'bulkword', page: 2 })).meta.has_more).toEqual({
       messages: false,
     });
+    // A message of a deleted inbox still indexed before exactly one page of others.
+    expect((await search(deps, f.admin, f.account, 'messages', { q: 'pagedword' })).meta.has_more).toEqual({ messages: false });
+    const second = await search(deps, f.admin, f.account, 'messages', { q: 'pagedword', page: 2 });
+    expect(second.payload.messages).toEqual([]);
+    expect(second.meta.has_more).toEqual({ messages: false });
   });
 
   it.skipIf(skip)('rejects since older than 90 days with the contract message (rule 2)', async () => {

@@ -18,6 +18,7 @@ import type { MessageQuery } from '../src/search/messages/query.js';
 const query: MessageQuery = {
   accountId: 7,
   inboxIds: [1, 2],
+  everyInbox: false,
   words: ['refund', 'order'],
   text: 'Refund order',
   since: 1_735_787_045,

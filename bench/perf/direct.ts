@@ -133,8 +133,10 @@ export class Direct {
     const query = buildMessageQuery(access, params, Date.now());
     if (!query) return [];
     if (engine.findRows) return engine.findRows(query);
-    // The core's own records read, as the server runs it after a search engine's ids.
-    return loadMessages(this.context(access, false), query, (await engine.findIds(query)).slice(0, query.limit - 1));
+    // The core's own records read, as the server runs it after a search engine's ids (every id
+    // when the engine searched without the inbox filter, see searchMessages).
+    const ids = await engine.findIds(query);
+    return loadMessages(this.context(access, false), query, query.everyInbox ? ids : ids.slice(0, query.limit - 1));
   }
 
   /** Runs one benchmark query directly; resolves with its duration in ms. */

@@ -306,6 +306,7 @@ describe('firstMessageStep', () => {
   const query = (words: string[], more: Partial<MessageQuery> = {}): MessageQuery => ({
     accountId: 1,
     inboxIds: [1, 2],
+    everyInbox: false,
     words,
     text: words.join(' '),
     since: 0,

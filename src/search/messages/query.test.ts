@@ -40,6 +40,17 @@ describe('buildMessageQuery', () => {
   it('pages with one extra row', () => {
     expect(buildMessageQuery(access, { q: 'a', page: 3 }, NOW_MS)).toMatchObject({ offset: 30, limit: 16 });
   });
+  it("marks an administrator's first page over every inbox, and nothing narrower", () => {
+    const admin: AccessContext = { ...access, role: 'administrator' };
+    const every = (a: AccessContext, params: Record<string, unknown>) =>
+      buildMessageQuery(a, { q: 'a', ...params }, NOW_MS)?.everyInbox;
+    expect(every(admin, {})).toBe(true);
+    expect(every(admin, { page: 1 })).toBe(true);
+    expect(every(admin, { inbox_id: 12 })).toBe(true);
+    expect(every(admin, { inbox_id: 11 })).toBe(false);
+    expect(every(admin, { page: 2 })).toBe(false);
+    expect(every(access, {})).toBe(false);
+  });
 });
 
 describe('cutPage', () => {

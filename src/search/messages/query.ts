@@ -23,6 +23,14 @@ export interface MessageQuery {
   accountId: number;
   /** Inboxes to search: accessible ones, narrowed to `inbox_id` when that one is accessible. Never empty. */
   inboxIds: number[];
+  /**
+   * `inboxIds` are every inbox of the account (an administrator, no `inbox_id`), on the first
+   * page. A search engine may then leave the inbox filter out (messageFilters): it removes nothing
+   * from a consistent index, and searchMessages reads every hit's record with the inboxes and
+   * searches again with them when a hit is in none. Not past the first page: a hit of a deleted
+   * inbox on an earlier page would shift the page unseen.
+   */
+  everyInbox: boolean;
   /** Lower-cased words; each must start a word of the content. Never empty. */
   words: string[];
   /** The trimmed `q` as typed, for engines that analyse text themselves (the help desk's index). */
@@ -67,13 +75,14 @@ export function buildMessageQuery(access: AccessContext, params: MessagesParams,
   if (params.since !== undefined && params.since < oldest) throw new SearchError('window_exceeded', MESSAGES.windowExceeded);
   const words = splitWords(params.q);
   // Access first: an inbox_id the caller may not access is ignored, never widened.
-  const inboxIds =
-    params.inbox_id !== undefined && access.inboxIds.includes(params.inbox_id) ? [params.inbox_id] : access.inboxIds;
+  const narrowed = params.inbox_id !== undefined && access.inboxIds.includes(params.inbox_id);
+  const inboxIds = narrowed ? [params.inbox_id as number] : access.inboxIds;
   const sender = parseFrom(params.from);
   if (words.length === 0 || inboxIds.length === 0 || sender === 'matches_nothing') return null;
   return {
     accountId: access.accountId,
     inboxIds,
+    everyInbox: access.role === 'administrator' && !narrowed && (params.page ?? 1) === 1,
     words,
     text: params.q,
     since: params.since ?? oldest,

@@ -6,6 +6,7 @@ import { buildSearchdeskQuery } from './searchdesk.js';
 const query: MessageQuery = {
   accountId: 7,
   inboxIds: [1, 2],
+  everyInbox: false,
   words: ['refund', 'order'],
   text: 'Refund order',
   since: 1_735_787_045,
@@ -45,5 +46,15 @@ describe('searchdesk request', () => {
       range: { created_at: { gte: 1_735_787_045_000, lte: 1_735_873_445_999, format: 'epoch_millis' } },
     });
     expect(filter.slice(5)).toEqual([{ term: { sender_type: 'Contact' } }, { term: { sender_id: '9007199254740993' } }]);
+  });
+
+  it('leaves the inboxes out when they are every inbox of the account (the records are read with them)', () => {
+    const filter = buildSearchdeskQuery({ ...query, everyInbox: true }).query.bool.filter;
+    expect(filter).toEqual([
+      { term: { account_id: 7 } },
+      { range: { created_at: { gte: 1_735_787_045_000, format: 'epoch_millis' } } },
+      { prefix: { words: { value: 'refund' } } },
+      { prefix: { words: { value: 'order' } } },
+    ]);
   });
 });
