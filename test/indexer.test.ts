@@ -13,6 +13,7 @@ import { createOpenSearchClient, createOpenSearchEngine } from '../src/search/me
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 import { esUrl, hasEs } from './helpers/es.js';
 import { Fixture } from './helpers/fixtures.js';
+import { memoryLogger } from './helpers/log.js';
 import { hasOs, osUrl } from './helpers/opensearch.js';
 import { makeDeps, search } from './helpers/core.js';
 
@@ -21,10 +22,16 @@ const bump = "updated_at = now() AT TIME ZONE 'UTC'";
 /** A search engine the indexer writes to, opened: its store, a plain-index creator and a search engine. */
 interface OpenBackend {
   store: IndexStore;
+  /** Searchable segments of `index`, over its shards. */
+  segments: (index: string) => Promise<number>;
   createPlainIndex: (name: string) => Promise<unknown>;
   engine: (index: string) => MessageEngine;
   close: () => Promise<void>;
 }
+
+/** The searchable segments among `_cat/segments` rows. */
+const searchable = (rows: unknown) =>
+  (rows as Array<{ searchable?: unknown }>).filter((r) => String(r.searchable) === 'true').length;
 
 interface Backend {
   name: 'elasticsearch' | 'opensearch';
@@ -40,6 +47,7 @@ const backends: Backend[] = [
       const client = createElasticsearchClient(esUrl, 30_000);
       return {
         store: createElasticsearchStore(client),
+        segments: async (index) => searchable(await client.cat.segments({ index, format: 'json' })),
         createPlainIndex: (index) => client.indices.create({ index }),
         engine: (index) => createElasticsearchEngine({ url: esUrl, index, timeoutMs: 10_000 }),
         close: () => client.close(),
@@ -53,6 +61,7 @@ const backends: Backend[] = [
       const client = createOpenSearchClient(osUrl, 30_000);
       return {
         store: createOpenSearchStore(client),
+        segments: async (index) => searchable((await client.cat.segments({ index, format: 'json' })).body),
         createPlainIndex: (index) => client.indices.create({ index }),
         engine: (index) => createOpenSearchEngine({ url: osUrl, index, timeoutMs: 10_000 }),
         close: () => client.close(),
@@ -180,6 +189,23 @@ describe.each(backends)('indexer ($name)', ({ name, skip, open }) => {
     expect(await store.resolveAlias(alias)).toEqual({ kind: 'alias', indices: [r.index] });
     expect(before.kind === 'alias' && before.indices).not.toContain(r.index);
     expect(await store.listIndices(`${alias}_`)).toEqual([r.index]);
+  });
+
+  it.skipIf(skip)('merges a rebuilt index into one segment before searches see it', async () => {
+    // Each batch made searchable on its own: one segment per batch, as a long build leaves dozens.
+    const perBatch: IndexStore = { ...store, bulk: (index, docs, ids) => store.bulk(index, docs, ids, true) };
+    const r = await runIndex({ ...deps, store: perBatch }, { rebuild: true });
+    expect(await backend.segments(r.index)).toBe(1);
+    expect(await searchIds('alpha')).toHaveLength(15);
+  });
+
+  it.skipIf(skip)('swaps in a rebuilt index whose merge failed, and says so', async () => {
+    const log = memoryLogger('info');
+    const failing: IndexStore = { ...store, forceMerge: () => Promise.reject(new Error('merge refused')) };
+    const r = await runIndex({ ...deps, store: failing, logger: log.logger }, { rebuild: true });
+    expect(await store.resolveAlias(alias)).toEqual({ kind: 'alias', indices: [r.index] });
+    expect(await searchIds('alpha')).toHaveLength(15);
+    expect(log.lines()).toContainEqual(expect.objectContaining({ event: 'index_merge_failed', index: r.index, level: 40 }));
   });
 
   it.skipIf(skip)('refuses to manage an alias name that is a plain index', async () => {

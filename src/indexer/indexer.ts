@@ -103,12 +103,34 @@ export async function buildIndex(deps: IndexerDeps): Promise<IndexerReport> {
   meta.state = 'ready';
   await store.putMeta(index, meta);
   await store.refresh(index);
+  await mergeSegments(deps, index);
   await store.swapAlias(alias, index, current);
   for (const old of current) if (old !== index) await store.deleteIndex(old);
   logger.info({ event: 'index_swap', alias, index, replaced: current }, `${alias} → ${index}`);
   // Changes made while the copy ran are applied now.
   const after = await syncIndex(deps);
   return report(index, indexed + after.indexed, after.deleted, started);
+}
+
+/**
+ * Merges a built index into one segment before searches see it. A bulk build leaves dozens of
+ * segments, and a search runs its filters once per segment: at L (5 million messages, 25–46
+ * segments) a common word's search took 2.3 ms in Elasticsearch, 1.0 ms merged. Later changes
+ * (sync) add small segments, which the server merges as usual. Only an optimisation: a merge that
+ * fails or outlasts MERGE_TIMEOUT_MS leaves the index searchable as it is.
+ */
+async function mergeSegments(deps: IndexerDeps, index: string): Promise<void> {
+  const started = performance.now();
+  try {
+    await deps.store.forceMerge(index);
+    const seconds = +((performance.now() - started) / 1000).toFixed(1);
+    deps.logger.info({ event: 'index_merge', index, seconds }, `merged ${index} into one segment in ${seconds} s`);
+  } catch (err) {
+    deps.logger.warn(
+      { event: 'index_merge_failed', index, message: (err as Error).message },
+      `merging ${index} did not finish; searching it as it is`,
+    );
+  }
 }
 
 /** Applies every change since the index's watermark. Requires a built index. */

@@ -62,6 +62,8 @@ export interface SearchClient {
   /** Deletes `index`; a missing one is not an error. */
   deleteIndex(index: string): Promise<void>;
   refresh(index: string): Promise<void>;
+  /** Merges `index` into one segment, waiting up to `timeoutMs` (the server goes on after that). */
+  forceMerge(index: string, timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 

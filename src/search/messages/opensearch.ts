@@ -55,6 +55,9 @@ export function openSearchSearchClient(client: Client): SearchClient {
     async refresh(index) {
       await client.indices.refresh({ index });
     },
+    async forceMerge(index, timeoutMs) {
+      await client.indices.forcemerge({ index, max_num_segments: 1 }, { requestTimeout: timeoutMs });
+    },
     close: () => client.close(),
   };
 }
