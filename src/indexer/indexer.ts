@@ -117,7 +117,7 @@ export async function buildIndex(deps: IndexerDeps): Promise<IndexerReport> {
  * segments, and a search runs its filters once per segment: at L (5 million messages, 25–46
  * segments) a common word's search took 2.3 ms in Elasticsearch, 1.0 ms merged. Later changes
  * (sync) add small segments, which the server merges as usual. Only an optimisation: a merge that
- * fails or outlasts MERGE_TIMEOUT_MS leaves the index searchable as it is.
+ * fails or outlasts its wait (store.ts, MERGE_TIMEOUT_MS) leaves the index searchable as it is.
  */
 async function mergeSegments(deps: IndexerDeps, index: string): Promise<void> {
   const started = performance.now();

@@ -56,7 +56,7 @@ export interface IndexStore {
  * How long a build waits for its merge: 5 million messages (1.7 GB) merged in 31 s on 2 cores.
  * A larger index may take longer; the server finishes the merge after the wait.
  */
-export const MERGE_TIMEOUT_MS = 30 * 60_000;
+const MERGE_TIMEOUT_MS = 30 * 60_000;
 
 /** Where the index keeps its IndexMeta: `_meta.searchdesk` of its mapping. */
 const META_KEY = 'searchdesk';
