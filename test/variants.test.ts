@@ -648,6 +648,7 @@ describe('the Postgres message engine', () => {
     // The statements the engine ran, by label, for the coverage counts; how the capped reads wrote the scope.
     const ran: string[] = [];
     const cappedScopes: ScopeIndex[] = [];
+    const caps: number[] = [];
     const spied: Db = {
       kind: t.db.kind,
       ping: () => t.db.ping(),
@@ -655,7 +656,12 @@ describe('the Postgres message engine', () => {
       query: (q, label) => {
         if (!label?.startsWith('statistics') && label !== 'index_catalog')
           ran.push((label ?? '').replace('search_messages_pg_', ''));
-        if (label === 'search_messages_pg_capped') cappedScopes.push(q.text.includes('m.account_id + 0') ? 'hidden' : 'indexed');
+        if (label === 'search_messages_pg_capped') {
+          cappedScopes.push(q.text.includes('m.account_id + 0') ? 'hidden' : 'indexed');
+          // The cap: the LIMIT closing the candidates' CTE.
+          const limit = /LIMIT \$(\d+)\s*\)/.exec(q.text);
+          caps.push(Number(q.values[Number(limit?.[1]) - 1]));
+        }
         return t.db.query(q, label);
       },
     };
@@ -725,6 +731,7 @@ describe('the Postgres message engine', () => {
             for (const db of [spied, blind, noSenderIndex]) {
               ran.length = 0;
               cappedScopes.length = 0;
+              caps.length = 0;
               const engine = createPostgresEngine(db, limits);
               expect(await engine.findIds(query)).toEqual(walk);
               bump(counts, ran.join(' > '));
@@ -733,6 +740,9 @@ describe('the Postgres message engine', () => {
               if (ran.join() === 'capped') bump(counts, `capped, scope ${cappedScopes[0]}`);
               if (db === blind && limits !== MESSAGE_LIMITS && page === 1 && ran[0] === 'window')
                 bump(counts, 'unseen words in a large scope: window first');
+              // The blind statistics' million messages raise the lowered caps (cappedReadCap).
+              if (ran[0] === 'capped' && ran.length > 1 && (caps[0] ?? 0) > limits.capped)
+                bump(counts, 'a raised cap reached, then the windows');
               // The same plan reading the records in its statements: the same rows, every column.
               const rows = await engine.findRows!(query);
               expect(rows.map(({ matched: _, ...row }: MessageRow & { matched?: number }) => row)).toEqual(records);
@@ -770,6 +780,7 @@ describe('the Postgres message engine', () => {
       'capped, scope indexed',
       // Words no sampled message holds, in a scope where they may be past the cap (unseenMatches).
       'unseen words in a large scope: window first',
+      'a raised cap reached, then the windows',
     ])
       expect(counts[key] ?? 0, `${key} in ${JSON.stringify(counts)}`).toBeGreaterThan(0);
   }, 180_000);

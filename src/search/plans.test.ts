@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ARTICLE_CONTENT_WINDOW, ARTICLE_WINDOW, articlePlan, articleWindow } from './articles.js';
 import { CONTACT_LIMITS, firstContactWindow } from './contacts.js';
 import {
+  cappedReadCap,
   fewCandidatesScope,
   firstMessageStep,
   looseCandidates,
@@ -325,15 +326,38 @@ describe('firstMessageStep', () => {
   });
 
   it('reads the capped trigram matches when some word is in no sampled message, the sample window past the cap', () => {
-    // Past the cap: the 500,000 messages of the account hold 1,000 matches or more, so the page's
-    // 16 rows are within 8,000 of them, walked half again.
-    const capped = { strategy: 'capped', cap: MESSAGE_LIMITS.capped, then: 12_000 };
+    // Past the cap: the 500,000 messages of the account hold 1,095 matches or more (cappedReadCap),
+    // so the page's 16 rows are within 7,306 of them, walked half again.
+    const capped = { strategy: 'capped', cap: 1_095, then: 10_959 };
     expect(firstMessageStep(query(['trougil']), stats)).toEqual(capped);
     expect(firstMessageStep(query(['order', 'trougil']), stats)).toEqual(capped);
-    // Inbox 1 holds 200,000 of them: 3,200 rows, walked half again.
-    expect(firstMessageStep(query(['trougil'], { inboxIds: [1] }), stats)).toEqual({ ...capped, then: 4_800 });
-    const pastCap = { offset: Math.ceil(MESSAGE_LIMITS.capped / 15) * 15 };
+    // Inbox 1 holds 200,000 of them, with the least cap: 3,200 rows, walked half again.
+    expect(firstMessageStep(query(['trougil'], { inboxIds: [1] }), stats)).toEqual({
+      strategy: 'capped',
+      cap: MESSAGE_LIMITS.capped,
+      then: 4_800,
+    });
+    // A page past the largest cap, ten times the least.
+    const pastCap = { offset: Math.ceil((10 * MESSAGE_LIMITS.capped) / 15) * 15 };
     expect(firstMessageStep(query(['trougil'], pastCap), stats)).toEqual({ strategy: 'window', window: MESSAGE_LIMITS.sample });
+  });
+
+  it('raises the cap with the scope, to where visiting the matches costs what the window after them walks', () => {
+    const cap = (more: Partial<MessageQuery>, s: TableStats = stats) =>
+      cappedReadCap(query(['trougil'], more), s, MESSAGE_LIMITS);
+    // The account's 500,000 messages: √(1.5 × 16 × 500,000 ÷ 10).
+    expect(cap({})).toBe(1_095);
+    // Inbox 1, 2 in 5 of them: each match costs more candidates outside the scope; the least cap.
+    expect(cap({ inboxIds: [1] })).toBe(MESSAGE_LIMITS.capped);
+    // Ten times the table: 5 million messages, √(1.5 × 16 × 5,000,000 ÷ 10); past it the cap
+    // reached leaves a window of 1.5 × 16 × 5,000,000 ÷ 3,464 rows, not the longest walk (40,000).
+    const large = { ...stats, rows: 10_000_000 };
+    expect(cap({}, large)).toBe(3_464);
+    expect(firstMessageStep(query(['trougil']), large)).toEqual({ strategy: 'capped', cap: 3_464, then: 34_643 });
+    // Page 40 (601 rows): at most ten times the least cap.
+    expect(cap({ offset: 39 * 15 }, large)).toBe(10 * MESSAGE_LIMITS.capped);
+    // Without statistics of the account and the inboxes: the whole table is the scope.
+    expect(cap({}, { rows: 1_000_000, columns: new Map() })).toBe(1_549);
   });
 
   it('walks the sample window first for a short word no sampled message holds when the scope is large', () => {

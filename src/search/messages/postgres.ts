@@ -125,8 +125,17 @@ export const MESSAGE_SAMPLE_WINDOW = 600;
  * Matches the trigram index reads for words no message sampled by the statistics holds: a rare
  * or medium word has fewer, and they are the whole answer (one statement, as the help desk's
  * own); a word with more is common enough for a window. At M, 1,000 matches cost about 3.5 ms.
+ * The least cap: a large scope raises it (cappedReadCap).
  */
 export const MESSAGE_CAPPED = 1_000;
+
+/**
+ * Rows of a window walk that cost about as much as one match of the capped read beyond its index
+ * scan (the candidate's row visited and tested, wherever it lies in the table), in the scope of
+ * every inbox. At L, `pletrath` as an administrator: 1,000 matches in 14 ms beyond the index scan,
+ * against 65 ms for the 40,000 rows of the window that followed (1.6 µs a row).
+ */
+export const MESSAGE_MATCH_ROWS = 10;
 
 /** Rows of a window that gave way read again to count what the trigram index would fetch. */
 export const MESSAGE_SAMPLE_ROWS = 1_000;
@@ -156,7 +165,7 @@ export const MESSAGE_VISIT_ENTRIES = 12;
 export interface MessageLimits extends WindowLimits {
   /** Rows of the first window when the statistics never saw the words and the capped read cannot hold the page. */
   sample: number;
-  /** Matches of the capped trigram read (see `capped`). */
+  /** Matches of the capped trigram read (see `capped`), at least: cappedReadCap raises it with the scope. */
   capped: number;
   /** Messages of the scope up to which a read of few candidates may use the scope's index (MESSAGE_SCOPE_INDEX). */
   scopeIndex: number;
@@ -359,9 +368,9 @@ export function fewCandidatesScope(
 /**
  * The first statement, from the statistics of messages (content, account, inbox, sender):
  * - a word shaped like a code or id: the trigram index (a handful of messages hold it);
- * - a word no sampled message holds: the capped trigram read, exact for a rare word; the small
- *   sample window when the page lies past the cap, or for a short word in so large a scope that
- *   it may well be in more messages than the cap (unseenMatches);
+ * - a word no sampled message holds: the capped trigram read (its cap: cappedReadCap), exact for
+ *   a rare word; the small sample window when the page lies past the cap, or for a short word in
+ *   so large a scope that it may well be in more messages than the cap (unseenMatches);
  * - otherwise a window long enough for the page at the estimated share of the account's messages
  *   holding the words in the query's inboxes and sender (at least `limits.window` rows: the walk
  *   stops at the page), or the trigram index when even that is past the longest walk;
@@ -376,10 +385,12 @@ export function firstMessageStep(
   const shares = stats ? query.words.map((w) => estimateShare(stats, ['content'], w)) : [];
   if (!stats || shares.length === 0 || shares.some((s) => s === undefined)) return { strategy: 'window', window: limits.window };
   const page = query.offset / PAGE_SIZE + 1;
-  if (shares.some((s) => s === 0))
-    return windowCanHold(page, limits.capped) && !(looseCandidates(query) && unseenMatches(query, stats) > limits.walkCap)
-      ? { strategy: 'capped', cap: limits.capped, then: cappedWindow(query, stats, limits) }
+  if (shares.some((s) => s === 0)) {
+    const cap = cappedReadCap(query, stats, limits);
+    return windowCanHold(page, cap) && !(looseCandidates(query) && unseenMatches(query, stats) > limits.walkCap)
+      ? { strategy: 'capped', cap, then: cappedWindow(query, stats, limits, cap) }
       : { strategy: 'window', window: limits.sample };
+  }
   const share = Math.min(...(shares as number[])) * scopeShare(query, stats);
   const { rows } = shareWindow(page, share, limits);
   return rows === undefined ? { strategy: 'trigram' } : { strategy: 'window', window: Math.max(limits.window, rows) };
@@ -411,15 +422,34 @@ export function unseenMatches(query: MessageQuery, stats: TableStats): number {
 }
 
 /**
+ * The capped read's cap: where visiting its matches would cost as much as the window that follows
+ * when it reaches the cap (rent or buy: the matches are visited while that costs less than the
+ * walk they could spare; a word past the cap pays both, about twice that window). A cap of C
+ * matches costs about C × MESSAGE_MATCH_ROWS ÷ scope share rows of walking (a narrower scope
+ * visits more candidates outside it per match), and the window after it need × room × scope
+ * rows ÷ C (cappedWindow); they are equal at C = share × √(room × need × account rows ÷
+ * MESSAGE_MATCH_ROWS). From `limits.capped` up to ten times it:
+ * an administrator at L (5 million messages) 3,460, where 1,000 made a word of 1,134 matches
+ * (`pletrath`) read 1,000 of them, then walk a window of 40,000 rows (34 + 65 ms, the help desk
+ * 34); 1,100 at M (500,000); an agent's 10 inboxes of 50 at L, or an account of 400,000 messages
+ * or fewer, keep 1,000.
+ */
+export function cappedReadCap(query: MessageQuery, stats: TableStats, limits: MessageLimits): number {
+  const need = query.offset + query.limit;
+  const balanced = scopeShare(query, stats) * Math.sqrt((limits.room * need * accountRows(query, stats)) / MESSAGE_MATCH_ROWS);
+  return Math.round(Math.min(10 * limits.capped, Math.max(limits.capped, balanced)));
+}
+
+/**
  * The window after a capped read that reached its cap: the words are in at least `cap` of the
  * query's messages (the account's in its inboxes and sender, estimated from the statistics), so
  * the page needs at most about need × scope ÷ cap of them, walked `room` times over, between the
  * least window and the longest walk (the walk stops at the page: a longer window costs only when
  * it gives way).
  */
-export function cappedWindow(query: MessageQuery, stats: TableStats, limits: MessageLimits): number {
+export function cappedWindow(query: MessageQuery, stats: TableStats, limits: MessageLimits, cap = limits.capped): number {
   const need = query.offset + query.limit;
-  const rows = Math.ceil((limits.room * need * scopeRows(query, stats)) / limits.capped);
+  const rows = Math.ceil((limits.room * need * scopeRows(query, stats)) / cap);
   return Math.min(limits.walkCap, Math.max(limits.window, rows));
 }
 
@@ -459,7 +489,7 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
       // A word no sampled message holds, from a sender with more messages than the capped read's
       // cap: the trigram index finds its few matches sooner (an agent's 2,500 messages at M walk
       // in 8 ms, the capped read of a rare word takes 1–2).
-      const answer = first?.strategy === 'capped' && senderRows > first.cap ? await capped(first.cap) : undefined;
+      const answer = first?.strategy === 'capped' && senderRows > limits.capped ? await capped(first.cap) : undefined;
       return answer ?? read('sender');
     }
     if (!first) return read('walk');
