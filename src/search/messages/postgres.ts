@@ -224,7 +224,8 @@ function newestMessages(query: MessageQuery, window: number | MessageWindowRest,
 /**
  * The messages after message `after` in result order (created_at DESC, id DESC), written so that
  * the index on (account_id, created_at, message_type) starts there: its time is read by primary
- * key in the statement (a record holds it in whole seconds only).
+ * key in the statement (a record holds it in whole seconds only). A message deleted in between
+ * leaves no time: no rows, and the trigram index answers.
  */
 function afterClauses(after: number, p: SqlParams): string[] {
   const id = `${p.add(after)}::bigint`;
@@ -465,7 +466,7 @@ export function unseenMatches(query: MessageQuery, stats: TableStats): number {
  * visits more candidates outside it per match), and the window after it need × room × scope
  * rows ÷ C (cappedWindow); they are equal at C = share × √(room × need × account rows ÷
  * MESSAGE_MATCH_ROWS). From `limits.capped` up to ten times it:
- * an administrator at L (5 million messages) 3,460, where 1,000 made a word of 1,134 matches
+ * an administrator at L (5 million messages) 3,464, where 1,000 made a word of 1,134 matches
  * (`pletrath`) read 1,000 of them, then walk a window of 40,000 rows (34 + 65 ms, the help desk
  * 34); 1,100 at M (500,000); an agent's 10 inboxes of 50 at L, or an account of 400,000 messages
  * or fewer, keep 1,000.
