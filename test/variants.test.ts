@@ -54,6 +54,7 @@ import {
   MESSAGE_LIMITS,
   type MessageLimits,
   type MessageStrategy,
+  type MessageWindowRest,
   type ScopeIndex,
 } from '../src/search/messages/postgres.js';
 import { MESSAGE_COLUMNS, type MessageRow } from '../src/search/messages/records.js';
@@ -609,6 +610,17 @@ const MESSAGE_TEST_LIMITS: MessageLimits[] = [
 ];
 
 describe('the Postgres message engine', () => {
+  it('continues a window from its last match, and reads nothing after a message deleted since', async () => {
+    const query = buildMessageQuery(access.admin, { q: 'order' }, NOW.getTime())!;
+    const ids = (window: number | MessageWindowRest) =>
+      t.db.query<{ id: number }>(buildMessageIdsQuery(query, 'window', window)).then((r) => r.map((x) => Number(x.id)));
+    const page = await ids(2_000);
+    expect(page.length).toBe(query.limit);
+    // The page's first 5 rows, then the rest of it from the fifth on.
+    expect([...page.slice(0, 5), ...(await ids({ after: page[4]!, rows: 2_000, found: 5 }))]).toEqual(page);
+    expect(await ids({ after: 2 ** 40, rows: 2_000, found: 5 })).toEqual([]);
+  });
+
   it(`returns exactly the plain walk's ids, and their records, from each of its strategies (${VARIANT_RUNS} runs, seed ${VARIANT_SEED})`, async () => {
     const rows = await t.admin.query<{ content: string }>(
       'SELECT content FROM messages WHERE account_id = $1 AND content IS NOT NULL ORDER BY id DESC LIMIT 300',
