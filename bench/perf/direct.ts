@@ -17,12 +17,13 @@ import { createLogger } from '../../src/logger.js';
 import { buildConversationsQuery, searchConversations, type ConversationStrategy } from '../../src/search/conversations.js';
 import type { SearchClient } from '../../src/search/messages/client.js';
 import { createElasticsearchClient, elasticsearchSearchClient } from '../../src/search/messages/elasticsearch.js';
-import { loadMessages } from '../../src/search/messages/index.js';
+import { searchMessages } from '../../src/search/messages/index.js';
+import type { MessageEngine } from '../../src/search/messages/engine.js';
 import { buildMessageIdsQuery, createPostgresEngine } from '../../src/search/messages/postgres.js';
 import { createOpenSearchClient, openSearchSearchClient } from '../../src/search/messages/opensearch.js';
 import { createSearchdeskEngine } from '../../src/search/messages/searchdesk.js';
 import { createSearchkickEngine } from '../../src/search/messages/searchkick.js';
-import { buildMessageQuery, type MessageQuery } from '../../src/search/messages/query.js';
+import { buildMessageQuery } from '../../src/search/messages/query.js';
 import { parseParams, type Operation } from '../../src/search/params.js';
 import { splitWords } from '../../src/search/text.js';
 import type { BenchQuery, Role } from './workload.js';
@@ -57,9 +58,8 @@ export type EngineKind = 'postgres' | 'elasticsearch' | 'opensearch' | 'opensear
 
 export interface DirectEngine {
   kind: EngineKind;
-  findIds(query: MessageQuery): Promise<number[]>;
-  /** The engine's own rows with their records, where it reads Postgres itself (as the server uses it). */
-  findRows?(query: MessageQuery): Promise<unknown[]>;
+  /** The engine the server would run, searched through the core's own searchMessages. */
+  engine: MessageEngine;
   close(): Promise<void>;
 }
 
@@ -130,13 +130,10 @@ export class Direct {
   }
 
   private async messages(access: AccessContext, params: ReturnType<typeof parseParams<'messages'>>, engine: DirectEngine) {
-    const query = buildMessageQuery(access, params, Date.now());
-    if (!query) return [];
-    if (engine.findRows) return engine.findRows(query);
-    // The core's own records read, as the server runs it after a search engine's ids (every id
-    // when the engine searched without the inbox filter, see searchMessages).
-    const ids = await engine.findIds(query);
-    return loadMessages(this.context(access, false), query, query.everyInbox ? ids : ids.slice(0, query.limit - 1));
+    // The server's own path: the engine's ids or rows, then the records (no fallback: the engine
+    // is its own Postgres engine here, and the gate is open).
+    const engines = { primary: engine.engine, postgres: engine.engine, gate: 'all' as const };
+    return (await searchMessages(this.context(access, false), engines, params)).items;
   }
 
   /** Runs one benchmark query directly; resolves with its duration in ms. */
@@ -236,19 +233,13 @@ function poolDb(pool: pg.Pool): Db {
 
 /** The Postgres engine's own plan (window, longer window, trigram index) on `pool`, as the server runs it. */
 export function postgresEngine(pool: pg.Pool): DirectEngine {
-  const engine = createPostgresEngine(poolDb(pool));
-  return {
-    kind: 'postgres',
-    findIds: (query) => engine.findIds(query),
-    findRows: (query) => engine.findRows!(query),
-    close: async () => {},
-  };
+  return { kind: 'postgres', engine: createPostgresEngine(poolDb(pool)), close: async () => {} };
 }
 
 /** searchdesk's own engine (its request, its reading of the hits) on `client`, which it owns. */
 function searchdeskEngine(kind: DirectEngine['kind'], client: SearchClient, index: string): DirectEngine {
   const engine = createSearchdeskEngine(client, index);
-  return { kind, findIds: (query) => engine.findIds(query), close: () => engine.close() };
+  return { kind, engine, close: () => engine.close() };
 }
 
 export function elasticsearchEngine(url: string, index: string): DirectEngine {
@@ -261,5 +252,5 @@ export function opensearchEngine(url: string, index: string): DirectEngine {
 
 export function searchkickEngine(url: string, index: string): DirectEngine {
   const engine = createSearchkickEngine({ client: 'opensearch', url, index, timeoutMs: 60_000 });
-  return { kind: 'opensearch+searchkick', findIds: (q) => engine.findIds(q), close: () => engine.close() };
+  return { kind: 'opensearch+searchkick', engine, close: () => engine.close() };
 }

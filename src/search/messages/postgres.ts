@@ -484,7 +484,7 @@ export function cappedReadCap(query: MessageQuery, stats: TableStats, limits: Me
  * least window and the longest walk (the walk stops at the page: a longer window costs only when
  * it gives way).
  */
-export function cappedWindow(query: MessageQuery, stats: TableStats, limits: MessageLimits, cap = limits.capped): number {
+export function cappedWindow(query: MessageQuery, stats: TableStats, limits: MessageLimits, cap: number): number {
   const need = query.offset + query.limit;
   const rows = Math.ceil((limits.room * need * scopeRows(query, stats)) / cap);
   return Math.min(limits.walkCap, Math.max(limits.window, rows));
@@ -577,17 +577,18 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
   const nextWindow = async (query: MessageQuery, returned: number, window: number, stats: TableStats | undefined) => {
     if (returned === 0) return undefined;
     const page = query.offset / PAGE_SIZE + 1;
+    const sized = { ...limits, window };
     if (stats && stats.rows > 0) {
-      const least = longerWindow(page, returned, stats.rows, { ...limits, window }, 0, true);
+      const least = longerWindow(page, returned, stats.rows, sized, 0, true);
       if (least !== undefined) return least;
-      if (longerWindow(page, returned, stats.rows, { ...limits, window }, Infinity, true) === undefined) return undefined;
+      if (longerWindow(page, returned, stats.rows, sized, Infinity, true) === undefined) return undefined;
     }
     const [sample] = await db.query<{ candidates: number; sampled: number; table_rows: number | null }>(
       buildWindowSampleQuery(query, window),
       'search_messages_pg_window_sample',
     );
     const candidates = sample && sample.sampled > 0 ? (sample.candidates * window) / sample.sampled : undefined;
-    return longerWindow(page, returned, sample?.table_rows, { ...limits, window }, candidates, true);
+    return longerWindow(page, returned, sample?.table_rows, sized, candidates, true);
   };
   return {
     name: 'postgres',
