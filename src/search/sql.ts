@@ -19,6 +19,17 @@ export function timeBounds(column: string, since: number | undefined, until: num
   return clauses;
 }
 
+/**
+ * Filters that only check rows something else finds (a primary key, another index's walk, a
+ * window), as one clause the planner does not take apart: kept only when every filter is true, as
+ * a plain AND keeps a row. Written apart, each filter is weighed for an index and a selectivity
+ * on every plan (the account, the searchable types, the window, fifty inboxes), and an index it
+ * matches becomes a way in that the statement does not mean to take. None: no clause.
+ */
+export function checkClause(filters: string[]): string[] {
+  return filters.length === 0 ? [] : [`coalesce(${filters.join(' AND ')}, false)`];
+}
+
 /** LIMIT/OFFSET for page N, fetching one extra row so `has_more` is exact. */
 export function pageClause(page: number, pageSize: number, p: SqlParams): string {
   return `LIMIT ${p.add(pageSize + 1)} OFFSET ${p.add((page - 1) * pageSize)}`;

@@ -14,6 +14,7 @@ import { reportEngineFallback } from '../../events.js';
 import type { Page, SearchContext } from '../context.js';
 import type { MessagesParams } from '../params.js';
 import type { MessageRecord } from '../records.js';
+import { checkClause } from '../sql.js';
 import type { MessageEngine } from './engine.js';
 import { messageFilterClauses } from './postgres.js';
 import { buildMessageQuery, cutPage, type MessageQuery } from './query.js';
@@ -64,7 +65,10 @@ async function findIds(
 export async function loadMessages(ctx: SearchContext, query: MessageQuery, ids: number[]): Promise<MessageRecord[]> {
   if (ids.length === 0) return [];
   const p = new SqlParams();
-  const where = [`m.id = ANY(${p.add(ids)}::bigint[])`, ...messageFilterClauses(query, p)];
+  // The ids are found by primary key whatever the filters say: the filters only check them
+  // (checkClause). As separate clauses they cost 0.13 ms of a 0.75–0.83 ms read of 16 records
+  // at M, prepared, alternating with this one.
+  const where = [`m.id = ANY(${p.add(ids)}::bigint[])`, ...checkClause(messageFilterClauses(query, p))];
   const rows = await ctx.db.query<MessageRow>(
     { text: `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE ${where.join(' AND ')}`, values: p.values },
     'load_messages',

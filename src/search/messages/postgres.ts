@@ -2,7 +2,7 @@
 import { INDEX, searchdeskIndexes } from '../../db/catalog.js';
 import { SqlParams, type Db, type SqlQuery } from '../../db/db.js';
 import { PAGE_SIZE } from '../context.js';
-import { longerWindow, shareWindow, tableRows, timeBounds, windowCanHold, type WindowLimits } from '../sql.js';
+import { checkClause, longerWindow, shareWindow, tableRows, timeBounds, windowCanHold, type WindowLimits } from '../sql.js';
 import { estimateShare, tableStats, UNSEEN_SHARE, valuesShare, type TableStats } from '../statistics.js';
 import {
   foldedRegex,
@@ -27,26 +27,32 @@ type MessageFilters = Omit<MessageQuery, 'words' | 'text' | 'offset' | 'limit'>;
  */
 export type ScopeIndex = 'indexed' | 'hidden';
 
+/** The account, over alias `m` (`hidden`: no index serves it, see ScopeIndex). */
+function accountClause(query: MessageFilters, p: SqlParams, scope: ScopeIndex = 'indexed'): string {
+  return `m.account_id${scope === 'hidden' ? ' + 0' : ''} = ${p.add(query.accountId)}::bigint`;
+}
+
+/** The query's inboxes, over alias `m` (`hidden`: no index serves them, see ScopeIndex). */
+function inboxClause(query: MessageFilters, p: SqlParams, scope: ScopeIndex = 'indexed'): string {
+  return `m.inbox_id${scope === 'hidden' ? ' + 0' : ''} = ANY(${p.add(query.inboxIds)}::bigint[])`;
+}
+
+/** The sender, when the query has one, over alias `m`. */
+function senderClauses(query: MessageFilters, p: SqlParams): string[] {
+  return query.sender ? [`m.sender_type = ${p.add(query.sender.type)}`, `m.sender_id = ${p.add(query.sender.id)}::bigint`] : [];
+}
+
 /**
  * The filters the index on (account_id, created_at, message_type) checks as it walks: the
  * account, the searchable types and the time bounds, over alias `m`.
  */
 function messageScopeClauses(query: MessageFilters, p: SqlParams, scope: ScopeIndex = 'indexed'): string[] {
-  const hide = scope === 'hidden' ? ' + 0' : '';
-  return [
-    `m.account_id${hide} = ${p.add(query.accountId)}::bigint`,
-    searchableTypeClause(),
-    ...timeBounds('m.created_at', query.since, query.until, p),
-  ];
+  return [accountClause(query, p, scope), searchableTypeClause(), ...timeBounds('m.created_at', query.since, query.until, p)];
 }
 
 /** The filters that narrow the scope: the inboxes and the sender, over alias `m`. */
 function messageNarrowingClauses(query: MessageFilters, p: SqlParams, scope: ScopeIndex = 'indexed'): string[] {
-  const clauses = [`m.inbox_id${scope === 'hidden' ? ' + 0' : ''} = ANY(${p.add(query.inboxIds)}::bigint[])`];
-  if (query.sender) {
-    clauses.push(`m.sender_type = ${p.add(query.sender.type)}`, `m.sender_id = ${p.add(query.sender.id)}::bigint`);
-  }
-  return clauses;
+  return [inboxClause(query, p, scope), ...senderClauses(query, p)];
 }
 
 /** Every filter of a MessageQuery except the words, over alias `m`. Shared with the record loader. */
@@ -256,7 +262,9 @@ export function buildMessageIdsQuery(
   let text: string;
   if (strategy === 'window') {
     const newest = newestMessages(query, window, p);
-    const filters = [...messageNarrowingClauses(query, p), ...walkWordClauses(query.words, p)];
+    // The inboxes and the sender only check the window's rows (checkClause): 0.05 ms of a
+    // 1.0–2.3 ms window of a common word at M.
+    const filters = [...checkClause(messageNarrowingClauses(query, p)), ...walkWordClauses(query.words, p)];
     // The rest of a window continues the page: the first window held every match before it.
     const page =
       typeof window === 'number'
@@ -306,12 +314,19 @@ export function buildMessageIdsQuery(
         : page
     }`;
   } else if (strategy === 'sender') {
-    // The words on `content || ''`: no trigram index can serve them, so the planner walks the
-    // sender's index in result order (or, sorting, reads only the sender's rows).
+    // The words on `content || ''`: no trigram index can serve them. The sender and the time
+    // bounds are what searchdesk_messages_sender_created serves, in result order; the account,
+    // the types and the inboxes only check the sender's rows (checkClause), so no other index is
+    // a way in, and planning them apart was 0.1 ms of a 0.5–0.6 ms statement at M.
     const words = walkWordClauses(query.words, p, "(m.content || '')");
+    const filters = [
+      ...checkClause([accountClause(query, p), searchableTypeClause(), inboxClause(query, p)]),
+      ...timeBounds('m.created_at', query.since, query.until, p),
+      ...senderClauses(query, p),
+    ];
     text = `
     SELECT ${columns} FROM messages m
-    WHERE ${[...messageFilterClauses(query, p), ...words].join('\n      AND ')}
+    WHERE ${[...filters, ...words].join('\n      AND ')}
     ${NEWEST_FIRST}
     LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
   } else {
