@@ -22,19 +22,21 @@ type MessageFilters = Omit<MessageQuery, 'words' | 'text' | 'offset' | 'limit'>;
 /**
  * How a trigram read may use the account and the inboxes: `indexed`, as conditions the index on
  * (account_id, inbox_id) can serve, which the planner may intersect with the trigram index; or
- * `hidden`, written so that no index serves them (`m.account_id + 0`), and the trigram index is
- * the read's only way in, its candidates filtered on the table's rows.
+ * `hidden`, every filter written as one check that no index serves (checkClause), and the trigram
+ * index is the read's only way in, its candidates filtered on the table's rows. (Hidden as
+ * `m.account_id + 0` and `m.inbox_id + 0` before, the filters were still weighed one by one:
+ * 0.03–0.27 ms of the statement at M, up to 10 % of a short one.)
  */
 export type ScopeIndex = 'indexed' | 'hidden';
 
-/** The account, over alias `m` (`hidden`: no index serves it, see ScopeIndex). */
-function accountClause(query: MessageFilters, p: SqlParams, scope: ScopeIndex = 'indexed'): string {
-  return `m.account_id${scope === 'hidden' ? ' + 0' : ''} = ${p.add(query.accountId)}::bigint`;
+/** The account, over alias `m`. */
+function accountClause(query: MessageFilters, p: SqlParams): string {
+  return `m.account_id = ${p.add(query.accountId)}::bigint`;
 }
 
-/** The query's inboxes, over alias `m` (`hidden`: no index serves them, see ScopeIndex). */
-function inboxClause(query: MessageFilters, p: SqlParams, scope: ScopeIndex = 'indexed'): string {
-  return `m.inbox_id${scope === 'hidden' ? ' + 0' : ''} = ANY(${p.add(query.inboxIds)}::bigint[])`;
+/** The query's inboxes, over alias `m`. */
+function inboxClause(query: MessageFilters, p: SqlParams): string {
+  return `m.inbox_id = ANY(${p.add(query.inboxIds)}::bigint[])`;
 }
 
 /** The sender, when the query has one, over alias `m`. */
@@ -46,18 +48,22 @@ function senderClauses(query: MessageFilters, p: SqlParams): string[] {
  * The filters the index on (account_id, created_at, message_type) checks as it walks: the
  * account, the searchable types and the time bounds, over alias `m`.
  */
-function messageScopeClauses(query: MessageFilters, p: SqlParams, scope: ScopeIndex = 'indexed'): string[] {
-  return [accountClause(query, p, scope), searchableTypeClause(), ...timeBounds('m.created_at', query.since, query.until, p)];
+function messageScopeClauses(query: MessageFilters, p: SqlParams): string[] {
+  return [accountClause(query, p), searchableTypeClause(), ...timeBounds('m.created_at', query.since, query.until, p)];
 }
 
 /** The filters that narrow the scope: the inboxes and the sender, over alias `m`. */
-function messageNarrowingClauses(query: MessageFilters, p: SqlParams, scope: ScopeIndex = 'indexed'): string[] {
-  return [inboxClause(query, p, scope), ...senderClauses(query, p)];
+function messageNarrowingClauses(query: MessageFilters, p: SqlParams): string[] {
+  return [inboxClause(query, p), ...senderClauses(query, p)];
 }
 
-/** Every filter of a MessageQuery except the words, over alias `m`. Shared with the record loader. */
+/**
+ * Every filter of a MessageQuery except the words, over alias `m` (`hidden`: as one check, see
+ * ScopeIndex). Shared with the record loader.
+ */
 export function messageFilterClauses(query: MessageFilters, p: SqlParams, scope: ScopeIndex = 'indexed'): string[] {
-  return [...messageScopeClauses(query, p, scope), ...messageNarrowingClauses(query, p, scope)];
+  const filters = [...messageScopeClauses(query, p), ...messageNarrowingClauses(query, p)];
+  return scope === 'hidden' ? checkClause(filters) : filters;
 }
 
 /**
