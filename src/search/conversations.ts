@@ -9,7 +9,17 @@ import { toPage, type Page, type SearchContext } from './context.js';
 import { LATEST_MESSAGE, toMessageRecord, type MessageRow } from './messages/records.js';
 import { PAGE_SIZE, type ConversationsParams } from './params.js';
 import type { ConversationRecord } from './records.js';
-import { epoch, longerWindow, pageClause, shareWindow, tableRows, timeBounds, windowCanHold, type WindowLimits } from './sql.js';
+import {
+  checkClause,
+  epoch,
+  longerWindow,
+  pageClause,
+  shareWindow,
+  tableRows,
+  timeBounds,
+  windowCanHold,
+  type WindowLimits,
+} from './sql.js';
 import { CONTACT_COLUMNS } from './contacts.js';
 import { estimateShare, tableStats, type TableStats } from './statistics.js';
 import { hasTrigram, indexedSubstringMatch, looksSpecific, rowMatch, substringMatch } from './text.js';
@@ -162,6 +172,9 @@ export function buildConversationsQuery(
   const scope = [`cv.account_id = ${account}::bigint`, `cv.inbox_id = ANY(${p.add(access.inboxIds)}::bigint[])`];
   const bounds = timeBounds('cv.last_activity_at', params.since, params.until, p);
   const accessible = [...scope, ...bounds].join(' AND ');
+  // The same, checking rows a probe already found (by display id, by contact): one clause
+  // (checkClause), 0.05–0.25 ms of a candidates statement at M, and no index but the probe's.
+  const accessibleCheck = checkClause([...scope, ...bounds]).join(' AND ');
   const contactColumns = CONTACT_COLUMNS.map((c) => `ct.${c}`);
   // Built where used: a placeholder that no statement mentions has no type Postgres can infer.
   const searched = ['cv.display_id::text', ...contactColumns];
@@ -213,7 +226,7 @@ export function buildConversationsQuery(
           SELECT cv.id, cv.created_at, cv.account_id, cv.inbox_id, cv.last_activity_at FROM conversations cv
           WHERE cv.account_id = ${account}::bigint AND cv.display_id = n.n LIMIT 1
         ) cv
-        WHERE ${accessible}
+        WHERE ${accessibleCheck}
         UNION ALL
         SELECT cv.id, cv.created_at FROM conversations cv
         WHERE NOT ${held.fits} AND ${accessible} AND ${substringMatch(['cv.display_id::text'], params.q, p)}
@@ -230,7 +243,7 @@ export function buildConversationsQuery(
       ),
       matched AS MATERIALIZED (
         SELECT cv.id, cv.created_at FROM conversations cv
-        WHERE NOT (SELECT overflow FROM over) AND ${accessible} AND cv.contact_id = ANY(ARRAY(SELECT id FROM cand))
+        WHERE NOT (SELECT overflow FROM over) AND ${accessibleCheck} AND cv.contact_id = ANY(ARRAY(SELECT id FROM cand))
         UNION
         SELECT id, created_at FROM disp WHERE NOT (SELECT overflow FROM over)
       ),
