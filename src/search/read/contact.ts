@@ -10,7 +10,7 @@ import { CONVERSATION_DECORATION, toConversationRecord, type ConversationRow } f
 import { MESSAGES, SearchError } from '../../errors.js';
 import { CONTACT_CONVERSATIONS_PAGE_SIZE, type GetContactParams } from '../params.js';
 import type { ContactDetail } from '../records.js';
-import { epoch, pageClause } from '../sql.js';
+import { checkClause, epoch, pageClause } from '../sql.js';
 
 export function buildContactQuery(access: Pick<AccessContext, 'accountId'>, params: GetContactParams): SqlQuery {
   const p = new SqlParams();
@@ -28,12 +28,17 @@ export function buildContactConversationsQuery(
   params: GetContactParams,
 ): SqlQuery {
   const p = new SqlParams();
+  // The contact's conversations by index_conversations_on_contact_id; the account and the inboxes
+  // only check them (checkClause).
+  const contact = `cv.contact_id = ${p.add(params.id)}::bigint`;
+  const [visible] = checkClause([
+    `cv.account_id = ${p.add(access.accountId)}::bigint`,
+    `cv.inbox_id = ANY(${p.add(access.inboxIds)}::bigint[])`,
+  ]);
   const text = `
     WITH hits AS (
       SELECT cv.id, cv.last_activity_at FROM conversations cv
-      WHERE cv.account_id = ${p.add(access.accountId)}::bigint
-        AND cv.contact_id = ${p.add(params.id)}::bigint
-        AND cv.inbox_id = ANY(${p.add(access.inboxIds)}::bigint[])
+      WHERE ${contact} AND ${visible}
       ORDER BY cv.last_activity_at DESC, cv.id DESC
       ${pageClause(params.page ?? 1, CONTACT_CONVERSATIONS_PAGE_SIZE, p)}
     )

@@ -12,7 +12,7 @@ import { MESSAGES, SearchError } from '../../errors.js';
 import { MESSAGE_COLUMNS, toMessageRecord, type MessageRow } from '../messages/records.js';
 import { TRANSCRIPT_PAGE_SIZE, type GetConversationParams } from '../params.js';
 import type { ConversationTranscript, TranscriptMessage } from '../records.js';
-import { epoch } from '../sql.js';
+import { checkClause, epoch } from '../sql.js';
 
 /** incoming, outgoing, template; activity (2) only when asked. */
 const SHOWN_TYPES = [0, 1, 3];
@@ -53,9 +53,14 @@ export function buildConversationLookupQuery(
   params: GetConversationParams,
 ): SqlQuery {
   const p = new SqlParams();
-  const where = [`c.account_id = ${p.add(access.accountId)}::bigint`, `c.inbox_id = ANY(${p.add(access.inboxIds)}::bigint[])`];
-  if (params.display_id !== undefined) where.push(`c.display_id = ${p.add(params.display_id)}::bigint`);
-  else where.push(`c.id = ${p.add(params.id)}::bigint`);
+  const account = `c.account_id = ${p.add(access.accountId)}::bigint`;
+  const inboxes = `c.inbox_id = ANY(${p.add(access.inboxIds)}::bigint[])`;
+  // Found by (account_id, display_id) or by primary key; the rest only checks that one row
+  // (checkClause): 0.05 ms of a 0.65–0.71 ms lookup at M.
+  const where =
+    params.display_id !== undefined
+      ? [account, `c.display_id = ${p.add(params.display_id)}::bigint`, ...checkClause([inboxes])]
+      : [`c.id = ${p.add(params.id)}::bigint`, ...checkClause([account, inboxes])];
   const cursor = cursorOf(params);
   let cursorColumns = 'NULL::boolean AS cursor_found, NULL::boolean AS beyond_cursor';
   if (cursor) {
@@ -87,10 +92,15 @@ export function buildConversationLookupQuery(
 export function buildTranscriptQuery(conversation: { id: number; account_id: number }, params: GetConversationParams): SqlQuery {
   const p = new SqlParams();
   const conv = `${p.add(conversation.id)}::bigint`;
+  // The conversation's messages by index_messages_on_conversation_id; the account and the types
+  // only check them (checkClause), so the account's (account_id, created_at) index, which the
+  // ORDER BY … LIMIT could make look cheap, is never a way in.
   const where = [
     `m.conversation_id = ${conv}`,
-    `m.account_id = ${p.add(conversation.account_id)}::bigint`,
-    `m.message_type = ANY(${p.add(shownTypes(params))}::int[])`,
+    ...checkClause([
+      `m.account_id = ${p.add(conversation.account_id)}::bigint`,
+      `m.message_type = ANY(${p.add(shownTypes(params))}::int[])`,
+    ]),
   ];
   const cursor = cursorOf(params);
   const forward = cursor?.side === 'after';
