@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     const { direct } = bench;
     engine = values['elasticsearch-url']
       ? elasticsearchEngine(values['elasticsearch-url'], `sdbench_messages_${scale.toLowerCase()}`)
-      : postgresEngine(direct.corePool);
+      : postgresEngine(direct);
     if (tools.includes('search_messages')) await warmEngine(direct, workload.byTool.search_messages, engine);
     const rows: string[] = [];
     const byKind = new Map<string, number[]>();

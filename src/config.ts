@@ -221,12 +221,12 @@ export const SETTINGS = {
   SEARCHDESK_PG_POOL_SIZE: {
     parse: intString('SEARCHDESK_PG_POOL_SIZE', 1, 200, 10),
     default: '`10`',
-    doc: 'Postgres connections (an idle one stays open ten minutes, so a call after a pause finds a warm one)',
+    doc: 'Postgres connections of each of the two pools (see _Production_; an idle one stays open ten minutes, so a call after a pause finds a warm one)',
   },
   SEARCHDESK_PG_PREPARED_STATEMENTS: {
     parse: oneOf('SEARCHDESK_PG_PREPARED_STATEMENTS', ['on', 'off'], 'on'),
     default: '`on`',
-    doc: '`on`: a connection parses each search statement once (see _Production_); `off` behind PgBouncer < 1.21',
+    doc: '`on`: a connection parses each search statement once, and plans once those whose plan cannot change (see _Production_); `off` behind PgBouncer < 1.21 (one pool)',
   },
   LOG_LEVEL: {
     parse: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),

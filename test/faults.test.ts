@@ -256,7 +256,8 @@ describe('Postgres faults', () => {
     for (let i = 0; i < 3 * POOL; i++) expect(await contacts()).toEqual(ok);
     const sessions = await searchdeskSessions();
     expect(sessions.length).toBeGreaterThan(0);
-    expect(sessions.length).toBeLessThanOrEqual(POOL);
+    // Each of the two pools (planned per run, planned once) keeps at most its size.
+    expect(sessions.length).toBeLessThanOrEqual(2 * POOL);
     expect(sessions.every((s) => s.state === 'idle')).toBe(true);
     expect(logLines(server.stderr()).some((l) => l.event === 'db_timeout' && l.code === '57014')).toBe(true);
     expect(logLines(server.stderr()).some((l) => l.event === 'db_unavailable')).toBe(false);

@@ -187,7 +187,7 @@ describe('probes and metrics', () => {
   it('/metrics has the Postgres pool and the process, GC and event-loop metrics', async () => {
     await fetch(server.url + restPath(), { headers: { api_access_token: f.admin } });
     const text = await (await fetch(`${server.url}/metrics`)).text();
-    expect(text).toMatch(/^searchdesk_pg_pool_max_connections 10$/m);
+    expect(text).toMatch(/^searchdesk_pg_pool_max_connections 20$/m);
     expect(text).toMatch(/^searchdesk_pg_pool_connections\{state="idle"\} [1-9]/m);
     expect(text).toMatch(/^searchdesk_pg_pool_connections\{state="busy"\} \d+$/m);
     expect(text).toMatch(/^searchdesk_pg_pool_waiting \d+$/m);

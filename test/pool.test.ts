@@ -70,6 +70,52 @@ describe('Prepared statements', () => {
     }
   });
 
+  it('whose plan cannot change (planOnce) are planned once per connection, the others still for their values', async () => {
+    const db = onePool();
+    // Two connections at most, one in each pool.
+    expect(db.poolStats?.().max).toBe(2);
+    const once = { text: SEARCH.text.replace('ORDER BY id', 'ORDER BY id DESC'), values: SEARCH.values, planOnce: true };
+    const planned = (q: { planOnce?: boolean }) =>
+      db.query<{ generic_plans: number; custom_plans: number }>(
+        {
+          text: 'SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement = $1',
+          values: [once.text],
+          ...q,
+        },
+        'test',
+      );
+    try {
+      const first = await db.query(once, 'test');
+      for (let i = 0; i < 7; i++) expect(await db.query(once, 'test')).toEqual(first);
+      // Its connection planned it once and ran that plan eight times.
+      expect(await planned({ planOnce: true })).toEqual([{ generic_plans: 8, custom_plans: 0 }]);
+      // A statement planned per run, on the same Db in between, is still planned for its values.
+      for (let i = 0; i < 7; i++) await db.query(SEARCH, 'test');
+      expect(await preparedSearch(db)).toEqual([{ generic_plans: 0, custom_plans: 7 }]);
+      // And the two pools are apart: the per-run pool's connection never prepared the other one.
+      expect(await planned({})).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('are planned for their values on every run when they cannot be prepared, planOnce or not', async () => {
+    const mode = { text: "SELECT current_setting('plan_cache_mode') AS mode, $1::int AS n", values: [1], planOnce: true };
+    for (const [prepared, expected] of [
+      [true, 'force_generic_plan'],
+      [false, 'force_custom_plan'],
+    ] as const) {
+      const db = onePool(prepared);
+      try {
+        expect(await db.query(mode, 'test')).toEqual([{ mode: expected, n: 1 }]);
+        expect(await db.query({ ...mode, planOnce: false }, 'test')).toEqual([{ mode: 'force_custom_plan', n: 1 }]);
+        expect(db.poolStats?.().max).toBe(prepared ? 2 : 1);
+      } finally {
+        await db.close();
+      }
+    }
+  });
+
   it('hold no more statement texts than their limit: past it a new text runs unprepared', async () => {
     const pool = new pg.Pool({ connectionString: t.url, max: 1 });
     const prepared = new PreparedStatements(true, silentLogger, 2);

@@ -40,7 +40,7 @@ const SQL_FILE = process.env.BENCH_SQL;
 
 /** Appends a statement to the BENCH_SQL file, when one is set. */
 export function recordSql(label: string | undefined, q: SqlQuery): void {
-  if (SQL_FILE) appendFileSync(SQL_FILE, `${JSON.stringify({ label, text: q.text, values: q.values })}\n`);
+  if (SQL_FILE) appendFileSync(SQL_FILE, `${JSON.stringify({ label, text: q.text, values: q.values, planOnce: q.planOnce })}\n`);
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) of a statement, which runs it once more: its plan's lines. */
@@ -76,6 +76,8 @@ export class Direct {
   readonly pool: pg.Pool;
   /** searchdesk's statements, on sessions set up as the server sets up its own (sessionOptions). */
   readonly corePool: pg.Pool;
+  /** Its statements planned once (SqlQuery.planOnce), as the server's second pool runs them (createPgDb). */
+  readonly coreOncePool: pg.Pool;
   private access = new Map<Role, AccessContext>();
 
   constructor(databaseUrl: string, statementTimeoutMs: number) {
@@ -85,6 +87,11 @@ export class Direct {
       options: `-c statement_timeout=${statementTimeoutMs} -c default_transaction_read_only=on`,
     });
     this.corePool = new pg.Pool({ connectionString: databaseUrl, max: 10, options: sessionOptions(statementTimeoutMs, true) });
+    this.coreOncePool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: 10,
+      options: sessionOptions(statementTimeoutMs, true, 'once'),
+    });
   }
 
   private db?: Db;
@@ -94,7 +101,7 @@ export class Direct {
    * (statistics, the index catalog) by its Db, as the server keeps one for its life.
    */
   private asDb(): Db {
-    return (this.db ??= poolDb(this.corePool));
+    return (this.db ??= poolDb(this.corePool, this.coreOncePool));
   }
 
   async resolve(role: Role, token: string, accountId: number): Promise<AccessContext> {
@@ -202,12 +209,12 @@ export class Direct {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.pool.end(), this.corePool.end()]);
+    await Promise.all([this.pool.end(), this.corePool.end(), this.coreOncePool.end()]);
   }
 }
 
 /** A Db over a plain pool (statements traced on stderr with BENCH_TRACE=1). */
-function poolDb(pool: pg.Pool): Db {
+function poolDb(pool: pg.Pool, once: pg.Pool): Db {
   // Prepared by name as the server's pool prepares them (createPgDb), unless the bench runs with
   // SEARCHDESK_PG_PREPARED_STATEMENTS=off (which its server inherits: cliEnv).
   const prepared = new PreparedStatements(process.env.SEARCHDESK_PG_PREPARED_STATEMENTS !== 'off', SILENT);
@@ -215,7 +222,7 @@ function poolDb(pool: pg.Pool): Db {
     kind: 'pg',
     query: async <R extends object>(q: SqlQuery, label?: string) => {
       const started = performance.now();
-      const rows = (await prepared.query<R>(pool, q)).rows;
+      const rows = (await prepared.query<R>(pool, q, once)).rows;
       recordSql(label, q);
       if (TRACE)
         process.stderr.write(
@@ -232,8 +239,8 @@ function poolDb(pool: pg.Pool): Db {
 }
 
 /** The Postgres engine's own plan (window, longer window, trigram index) on `pool`, as the server runs it. */
-export function postgresEngine(pool: pg.Pool): DirectEngine {
-  return { kind: 'postgres', engine: createPostgresEngine(poolDb(pool)), close: async () => {} };
+export function postgresEngine(direct: Direct): DirectEngine {
+  return { kind: 'postgres', engine: createPostgresEngine(poolDb(direct.corePool, direct.coreOncePool)), close: async () => {} };
 }
 
 /** searchdesk's own engine (its request, its reading of the hits) on `client`, which it owns. */

@@ -246,7 +246,7 @@ export async function measureAll(
 
   // 1. Postgres engine: every tool, index-backed; then the default variant on the same server.
   await withServer(serverEnv(args), async (server) => {
-    const pg = await latencyPhase(ctx, server, 'Postgres engine', postgresEngine(direct.corePool), TOOL_NAMES, {
+    const pg = await latencyPhase(ctx, server, 'Postgres engine', postgresEngine(direct), TOOL_NAMES, {
       helpdesk: true,
       contactLayout: 'combined',
     });
@@ -333,17 +333,10 @@ export async function measureAll(
     try {
       await withServer(serverEnv(args), async (server) => {
         m.phases.push(
-          await latencyPhase(
-            ctx,
-            server,
-            PER_COLUMN_PHASE,
-            postgresEngine(direct.corePool),
-            ['search_contacts', 'search_conversations'],
-            {
-              helpdesk: true,
-              contactLayout: 'per-column',
-            },
-          ),
+          await latencyPhase(ctx, server, PER_COLUMN_PHASE, postgresEngine(direct), ['search_contacts', 'search_conversations'], {
+            helpdesk: true,
+            contactLayout: 'per-column',
+          }),
         );
       });
     } finally {

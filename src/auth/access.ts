@@ -26,7 +26,7 @@ export interface AccessContext {
 export async function authenticate(db: Db, token: string | undefined): Promise<Caller> {
   if (token === undefined || token.trim() === '') throw new SearchError('missing_token', MESSAGES.missingToken);
   const rows = await db.query<{ owner_type: string | null; owner_id: number | null }>(
-    { text: 'SELECT owner_type, owner_id FROM access_tokens WHERE token = $1 LIMIT 1', values: [token] },
+    { text: 'SELECT owner_type, owner_id FROM access_tokens WHERE token = $1 LIMIT 1', values: [token], planOnce: true },
     'auth_token',
   );
   const row = rows[0];
@@ -38,7 +38,11 @@ export async function authenticate(db: Db, token: string | undefined): Promise<C
 /** The ids of the accounts a user belongs to, ascending. */
 export async function listAccountIds(db: Db, caller: Caller): Promise<number[]> {
   const rows = await db.query<{ account_id: number }>(
-    { text: 'SELECT account_id FROM account_users WHERE user_id = $1::bigint ORDER BY account_id', values: [caller.userId] },
+    {
+      text: 'SELECT account_id FROM account_users WHERE user_id = $1::bigint ORDER BY account_id',
+      values: [caller.userId],
+      planOnce: true,
+    },
     'auth_accounts',
   );
   return rows.map((r) => r.account_id);
@@ -52,6 +56,11 @@ interface AccountRow {
   advanced_search: boolean;
   inbox_ids: number[] | null;
 }
+
+/*
+ * Every statement here reads by keys (a token, an account, a user's memberships, an account's
+ * inboxes): the same plan for any caller, planned once per connection (SqlQuery.planOnce).
+ */
 
 /** The caller's inboxes: every inbox of the account for an administrator, its memberships otherwise. */
 const INBOX_IDS = (userId: string) => `
@@ -102,6 +111,7 @@ export async function resolveAccess(db: Db, caller: Caller, accountId: number): 
         LEFT JOIN account_users au ON au.account_id = a.id AND au.user_id = $2::bigint
         WHERE a.id = $1::bigint`,
       values: [accountId, caller.userId, ...FLAG_VALUES],
+      planOnce: true,
     },
     'auth_account',
   );
@@ -137,6 +147,7 @@ export async function resolveTokenAccess(
         LEFT JOIN accounts a ON a.id = $2::bigint
         LEFT JOIN account_users au ON au.account_id = a.id AND au.user_id = t.owner_id AND t.owner_type = 'User'`,
       values: [token, accountId, ...FLAG_VALUES],
+      planOnce: true,
     },
     'auth_token_account',
   );

@@ -7,6 +7,15 @@
 export interface SqlQuery {
   text: string;
   values: unknown[];
+  /**
+   * The statement's plan is the same whatever its values, so Postgres may plan it once per
+   * connection and run that plan again (a generic plan): its way in is fixed by its text (a
+   * primary key, a walk of one index, filters written as a check no index serves) and every
+   * LIMIT and OFFSET its plan weighs is written in the text, never a `$n`. A statement that asks
+   * the planner to choose from its values (a pattern's selectivity, a window's length as a
+   * parameter) leaves it unset and is planned for its values on every run.
+   */
+  planOnce?: boolean;
 }
 
 export interface Db {
@@ -26,7 +35,7 @@ export interface PoolStats {
   idle: number;
   /** Queries waiting for a connection. */
   waiting: number;
-  /** The pool's size (SEARCHDESK_PG_POOL_SIZE). */
+  /** The most connections it may open: SEARCHDESK_PG_POOL_SIZE in each of its pools (createPgDb). */
   max: number;
 }
 

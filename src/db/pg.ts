@@ -1,4 +1,4 @@
-/** The only pg.Pool: read-only sessions with a statement timeout, typed parsing, failures mapped once. */
+/** The Postgres pools: read-only sessions with a statement timeout, typed parsing, failures mapped once. */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
@@ -26,7 +26,8 @@ const INT8_OID = 20;
  * HikariCP's idleTimeout. An assistant calls now and then, and a call that finds no open
  * connection pays for a new one and for a backend whose catalog caches are empty: after 35 s
  * idle a conversations search at M took 54–80 ms against 9 warm, when connections closed after
- * 30 s. At most the pool's size of connections stay open (SEARCHDESK_PG_POOL_SIZE).
+ * 30 s. At most the pool's size of connections stay open (SEARCHDESK_PG_POOL_SIZE), in each of
+ * the two pools (createPgDb).
  */
 export const PG_IDLE_TIMEOUT_MS = 10 * 60_000;
 
@@ -84,21 +85,26 @@ export function isBackendUnavailable(err: unknown): boolean {
  * 50–60 ms of a statement that runs in 2 (the display-id candidates at L). enable_memoize=off:
  * a walk's per-row lookups are by keys that rarely repeat (each conversation's contact), where a
  * Memoize node only adds a hash probe and an insert per row: the conversations window over 1,000
- * rows at M took 10.5 ms with it, 6.8 without. plan_cache_mode=force_custom_plan: a prepared
- * statement (below) is still planned for its values on every run, as an unnamed one is, never
- * with a generic plan that cannot see how selective a pattern or a window is.
+ * rows at M took 10.5 ms with it, 6.8 without. plan_cache_mode: `perRun`
+ * (force_custom_plan), a prepared statement (below) is still planned for its values on every
+ * run, as an unnamed one is, never with a generic plan that cannot see how selective a pattern
+ * or a window is; `once` (force_generic_plan), the sessions of the statements whose plan is the
+ * same whatever their values (SqlQuery.planOnce), planned once per connection.
  */
-export function sessionOptions(statementTimeoutMs: number, readOnly: boolean): string {
+export function sessionOptions(statementTimeoutMs: number, readOnly: boolean, plans: PlanCache = 'perRun'): string {
   const options = [
     `-c statement_timeout=${statementTimeoutMs}`,
     '-c join_collapse_limit=1',
     '-c jit=off',
     '-c enable_memoize=off',
-    '-c plan_cache_mode=force_custom_plan',
+    `-c plan_cache_mode=${plans === 'once' ? 'force_generic_plan' : 'force_custom_plan'}`,
   ];
   if (readOnly) options.push('-c default_transaction_read_only=on');
   return options.join(' ');
 }
+
+/** How a pool's sessions plan a prepared statement: for its values on every run, or once (sessionOptions). */
+export type PlanCache = 'perRun' | 'once';
 
 /**
  * How many statement texts one pool prepares. Past it a new text runs unnamed, as every statement
@@ -129,15 +135,20 @@ export class PreparedStatements {
     private readonly limit = MAX_PREPARED_STATEMENTS,
   ) {}
 
-  /** Runs `q` on `pool`, prepared under its text's name while there is one. */
-  async query<R extends object>(pool: pg.Pool, q: SqlQuery): Promise<pg.QueryResult<R>> {
+  /**
+   * Runs `q` on `pool`, prepared under its text's name while there is one; a statement planned
+   * once (SqlQuery.planOnce) on `once`, a pool whose sessions keep a prepared statement's first
+   * plan (sessionOptions), when there is one. Unprepared, every statement runs on `pool`: a
+   * session that keeps plans would give an unnamed statement a generic plan too.
+   */
+  async query<R extends object>(pool: pg.Pool, q: SqlQuery, once?: pg.Pool): Promise<pg.QueryResult<R>> {
     const statement = this.statementOf(q.text, q.values);
     if (statement === undefined) return pool.query<R>(q.text, q.values);
     try {
       // The kept text, not this call's: each connection remembers the text of what it prepared,
       // and ten connections would otherwise each hold their own copies (1–2 MB more live heap,
       // which the garbage collector multiplied into 20–35 MB more peak RSS at concurrency 32).
-      return await pool.query<R>({ name: statement.name, text: statement.text, values: q.values });
+      return await ((q.planOnce && once) || pool).query<R>({ name: statement.name, text: statement.text, values: q.values });
     } catch (err) {
       const code = (err as { code?: unknown }).code;
       if (code === '26000' || code === '42P05') {
@@ -179,36 +190,53 @@ export class PreparedStatements {
   }
 }
 
+/**
+ * The Postgres Db. Two pools of up to `poolSize` connections each when statements are prepared:
+ * one plans every statement for its values, the other keeps the first plan of the statements
+ * whose plan cannot change (SqlQuery.planOnce). Planning is most of a short statement's cost
+ * (0.1–0.5 ms of statements of 0.3–2 ms at M) and such a statement is planned alike every time.
+ * Two pools rather than a SET on one: a setting changed for one statement would be left on the
+ * session for the next, and behind a pooler on another client's statements.
+ */
 export function createPgDb(opts: PgDbOptions): Db {
-  const pool = new pg.Pool({
-    connectionString: opts.url,
-    max: opts.poolSize,
-    connectionTimeoutMillis: 3_000,
-    idleTimeoutMillis: PG_IDLE_TIMEOUT_MS,
-    keepAlive: true,
-    keepAliveInitialDelayMillis: PG_KEEPALIVE_DELAY_MS,
-    // A client-side bound in case the network, not the server, hangs (0 = no timeout, admin commands).
-    query_timeout: opts.statementTimeoutMs > 0 ? opts.statementTimeoutMs + 2_000 : undefined,
-    application_name: opts.applicationName ?? 'searchdesk',
-    options: sessionOptions(opts.statementTimeoutMs, opts.readOnly),
-    types,
-  });
-  // An idle client losing its connection must not crash the process.
-  pool.on('error', (err) =>
-    opts.logger.warn(
-      { event: 'pg_pool_error', err: { code: (err as { code?: string }).code, message: err.message } },
-      'idle Postgres client failed',
-    ),
-  );
+  const preparedOn = opts.preparedStatements ?? true;
+  const newPool = (plans: PlanCache) => {
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize,
+      connectionTimeoutMillis: 3_000,
+      idleTimeoutMillis: PG_IDLE_TIMEOUT_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: PG_KEEPALIVE_DELAY_MS,
+      // A client-side bound in case the network, not the server, hangs (0 = no timeout, admin commands).
+      query_timeout: opts.statementTimeoutMs > 0 ? opts.statementTimeoutMs + 2_000 : undefined,
+      application_name: opts.applicationName ?? 'searchdesk',
+      options: sessionOptions(opts.statementTimeoutMs, opts.readOnly, plans),
+      types,
+    });
+    // An idle client losing its connection must not crash the process.
+    pool.on('error', (err) =>
+      opts.logger.warn(
+        { event: 'pg_pool_error', err: { code: (err as { code?: string }).code, message: err.message } },
+        'idle Postgres client failed',
+      ),
+    );
+    return pool;
+  };
+  const pool = newPool('perRun');
+  // Without prepared statements nothing is planned once: an unnamed statement is planned on every run.
+  const once = preparedOn ? newPool('once') : undefined;
+  const pools = once ? [pool, once] : [pool];
+  const sum = (count: (p: pg.Pool) => number) => pools.reduce((n, p) => n + count(p), 0);
 
-  const prepared = new PreparedStatements(opts.preparedStatements ?? true, opts.logger);
+  const prepared = new PreparedStatements(preparedOn, opts.logger);
 
   const db: Db = {
     kind: 'pg',
     async query<R extends object>(q: SqlQuery, label = 'query'): Promise<R[]> {
       const started = performance.now();
       try {
-        const res = await prepared.query<R>(pool, q);
+        const res = await prepared.query<R>(pool, q, once);
         opts.logger.debug(
           { event: 'db_query', label, ms: +(performance.now() - started).toFixed(1), rows: res.rowCount },
           'query',
@@ -222,9 +250,14 @@ export function createPgDb(opts: PgDbOptions): Db {
       await db.query({ text: 'SELECT 1', values: [] }, 'ping');
     },
     async close() {
-      await pool.end();
+      await Promise.all(pools.map((p) => p.end()));
     },
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: opts.poolSize }),
+    poolStats: () => ({
+      total: sum((p) => p.totalCount),
+      idle: sum((p) => p.idleCount),
+      waiting: sum((p) => p.waitingCount),
+      max: opts.poolSize * pools.length,
+    }),
   };
   return db;
 }

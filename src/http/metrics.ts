@@ -54,7 +54,7 @@ function processMetrics(): Registry {
 function poolGauges(registry: Registry, poolStats: () => PoolStats): void {
   new Gauge({
     name: 'searchdesk_pg_pool_connections',
-    help: 'Open Postgres connections of the pool, by state.',
+    help: 'Open Postgres connections of the pools, by state.',
     labelNames: ['state'],
     registers: [registry],
     collect() {
@@ -73,7 +73,7 @@ function poolGauges(registry: Registry, poolStats: () => PoolStats): void {
   });
   new Gauge({
     name: 'searchdesk_pg_pool_max_connections',
-    help: 'Size of the Postgres pool (SEARCHDESK_PG_POOL_SIZE).',
+    help: 'Most Postgres connections searchdesk may open: SEARCHDESK_PG_POOL_SIZE in each of its pools.',
     registers: [registry],
     collect() {
       this.set(poolStats().max);

@@ -326,9 +326,10 @@ describe('firstMessageStep', () => {
   });
 
   it('reads the capped trigram matches when some word is in no sampled message, the sample window past the cap', () => {
-    // Past the cap: the 500,000 messages of the account hold 1,095 matches or more (cappedReadCap),
-    // so the page's 16 rows are within 7,306 of them, walked half again.
-    const capped = { strategy: 'capped', cap: 1_095, then: 10_959 };
+    // Past the cap: the 500,000 messages of the account hold 1,000 matches or more (cappedReadCap,
+    // balanced at 1,095, on its ladder), so the page's 16 rows are within 8,000 of them, walked
+    // half again.
+    const capped = { strategy: 'capped', cap: 1_000, then: 12_000 };
     expect(firstMessageStep(query(['trougil']), stats)).toEqual(capped);
     expect(firstMessageStep(query(['order', 'trougil']), stats)).toEqual(capped);
     // Inbox 1 holds 200,000 of them, with the least cap: 3,200 rows, walked half again.
@@ -345,19 +346,22 @@ describe('firstMessageStep', () => {
   it('raises the cap with the scope, to where visiting the matches costs what the window after them walks', () => {
     const cap = (more: Partial<MessageQuery>, s: TableStats = stats) =>
       cappedReadCap(query(['trougil'], more), s, MESSAGE_LIMITS);
-    // The account's 500,000 messages: √(1.5 × 16 × 500,000 ÷ 10).
-    expect(cap({})).toBe(1_095);
+    // The account's 500,000 messages: √(1.5 × 16 × 500,000 ÷ 10) = 1,095, the ladder's nearest
+    // step 1,000 (the next is 1,260).
+    expect(cap({})).toBe(1_000);
     // Inbox 1, 2 in 5 of them: each match costs more candidates outside the scope; the least cap.
     expect(cap({ inboxIds: [1] })).toBe(MESSAGE_LIMITS.capped);
-    // Ten times the table: 5 million messages, √(1.5 × 16 × 5,000,000 ÷ 10); past it the cap
-    // reached leaves a window of 1.5 × 16 × 5,000,000 ÷ 3,464 rows, not the longest walk (40,000).
+    // Ten times the table: 5 million messages, √(1.5 × 16 × 5,000,000 ÷ 10) = 3,464, the ladder's
+    // 3,175 (1,000 × 2^(5/3)); past it the cap reached leaves a window of 1.5 × 16 × 5,000,000 ÷
+    // 3,175 rows, not the longest walk (40,000).
     const large = { ...stats, rows: 10_000_000 };
-    expect(cap({}, large)).toBe(3_464);
-    expect(firstMessageStep(query(['trougil']), large)).toEqual({ strategy: 'capped', cap: 3_464, then: 34_643 });
+    expect(cap({}, large)).toBe(3_175);
+    expect(firstMessageStep(query(['trougil']), large)).toEqual({ strategy: 'capped', cap: 3_175, then: 37_796 });
     // Page 40 (601 rows): at most ten times the least cap.
     expect(cap({ offset: 39 * 15 }, large)).toBe(10 * MESSAGE_LIMITS.capped);
-    // Without statistics of the account and the inboxes: the whole table is the scope.
-    expect(cap({}, { rows: 1_000_000, columns: new Map() })).toBe(1_549);
+    // Without statistics of the account and the inboxes: the whole table is the scope (1,549: the
+    // ladder's 1,587).
+    expect(cap({}, { rows: 1_000_000, columns: new Map() })).toBe(1_587);
   });
 
   it('walks the sample window first for a short word no sampled message holds when the scope is large', () => {

@@ -30,6 +30,27 @@ export function checkClause(filters: string[]): string[] {
   return filters.length === 0 ? [] : [`coalesce(${filters.join(' AND ')}, false)`];
 }
 
+/**
+ * A row count written in the text of a statement planned once (SqlQuery.planOnce): a LIMIT or
+ * OFFSET the planner weighs must be in the text, since a parameter there is taken as a tenth of
+ * the rows. An integer of searchdesk's own (a page's size, a cap), never a caller's text; each
+ * value is a text of its own, so only a few values are ever written this way.
+ */
+export function rowCount(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`not a row count: ${n}`);
+  return String(n);
+}
+
+/**
+ * The value of a short ladder, least × 2^(k/3) for k = 0…10 (ten times the least at most), nearest
+ * to `n` in ratio: a size chosen by a balance of costs, which a fifth either way changes little,
+ * written as one of eleven texts (rowCount).
+ */
+export function ladderStep(n: number, least: number): number {
+  const k = Math.min(10, Math.max(0, Math.round(3 * Math.log2(n / least))));
+  return Math.min(10 * least, Math.round(least * 2 ** (k / 3)));
+}
+
 /** LIMIT/OFFSET for page N, fetching one extra row so `has_more` is exact. */
 export function pageClause(page: number, pageSize: number, p: SqlParams): string {
   return `LIMIT ${p.add(pageSize + 1)} OFFSET ${p.add((page - 1) * pageSize)}`;

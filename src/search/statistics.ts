@@ -63,6 +63,8 @@ async function load(db: Db, table: string, columns: readonly string[]): Promise<
                                    WHERE c.oid = $1::regclass)
                AND s.tablename = $2 AND s.attname = ANY($3::text[]) AND NOT s.inherited`,
       values: [table, table, columns],
+      // The catalog by its keys, whatever the table.
+      planOnce: true,
     },
     `statistics_${table}`,
   );

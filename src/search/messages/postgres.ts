@@ -2,7 +2,17 @@
 import { INDEX, searchdeskIndexes } from '../../db/catalog.js';
 import { SqlParams, type Db, type SqlQuery } from '../../db/db.js';
 import { PAGE_SIZE } from '../context.js';
-import { checkClause, longerWindow, shareWindow, tableRows, timeBounds, windowCanHold, type WindowLimits } from '../sql.js';
+import {
+  checkClause,
+  ladderStep,
+  longerWindow,
+  rowCount,
+  shareWindow,
+  tableRows,
+  timeBounds,
+  windowCanHold,
+  type WindowLimits,
+} from '../sql.js';
 import { estimateShare, tableStats, UNSEEN_SHARE, valuesShare, type TableStats } from '../statistics.js';
 import {
   foldedRegex,
@@ -266,6 +276,7 @@ export function buildMessageIdsQuery(
   const p = new SqlParams();
   const columns = select === 'record' ? RECORD_SOURCE : 'm.id';
   let text: string;
+  let planOnce = false;
   if (strategy === 'window') {
     const newest = newestMessages(query, window, p);
     // The inboxes and the sender only check the window's rows (checkClause): 0.05 ms of a
@@ -283,6 +294,12 @@ export function buildMessageIdsQuery(
     ${page}`;
   } else if (strategy === 'trigram' || strategy === 'capped') {
     const capped = strategy === 'capped';
+    // With its scope hidden the read enters by the trigram index alone, and its patterns are
+    // hidden from the planner: its plan is the same whatever its values, so it is planned once
+    // (SqlQuery.planOnce) on the first page, its cap and page written in the text (rowCount).
+    // An indexed scope asks the planner to weigh the scope's index from the account and inboxes.
+    planOnce = scope === 'hidden' && query.offset === 0;
+    const size = (n: number) => (planOnce ? rowCount(n) : p.add(n));
     // The candidates: every filter and each word's ILIKE prefilter, which the trigram index
     // serves. No ORDER BY inside the materialised CTE: no ordered walk can be chosen there, so
     // the index finds them (a bitmap) and only they are sorted. The patterns are hidden from
@@ -303,14 +320,14 @@ export function buildMessageIdsQuery(
       JOIN LATERAL (SELECT * FROM messages m WHERE m.id = c.id LIMIT 1) m ON true
       WHERE ${words.join(' AND ')}
       ORDER BY c.created_at DESC, c.id DESC
-      LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
+      LIMIT ${size(query.limit)}${planOnce ? '' : ` OFFSET ${p.add(query.offset)}`}`;
     // The capped read returns its count of candidates on every row, and one row without a
     // message when the page is empty: the count tells whether the cap cut the candidates short.
     text = `
     WITH matched AS MATERIALIZED (
       SELECT m.id, m.created_at FROM messages m
       WHERE ${candidates.join(' AND ')}
-      ${capped ? `LIMIT ${p.add(typeof window === 'number' ? window : window.rows)}` : ''}
+      ${capped ? `LIMIT ${size(typeof window === 'number' ? window : window.rows)}` : ''}
     )
     ${
       capped
@@ -343,7 +360,7 @@ export function buildMessageIdsQuery(
     ${NEWEST_FIRST}
     LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
   }
-  return { text, values: p.values };
+  return { text, values: p.values, ...(planOnce && { planOnce }) };
 }
 
 /**
@@ -486,16 +503,17 @@ export function unseenMatches(query: MessageQuery, stats: TableStats): number {
  * matches costs about C × MESSAGE_MATCH_ROWS ÷ scope share rows of walking (a narrower scope
  * visits more candidates outside it per match), and the window after it need × room × scope
  * rows ÷ C (cappedWindow); they are equal at C = share × √(room × need × account rows ÷
- * MESSAGE_MATCH_ROWS). From `limits.capped` up to ten times it:
- * an administrator at L (5 million messages) 3,464, where 1,000 made a word of 1,134 matches
- * (`pletrath`) read 1,000 of them, then walk a window of 40,000 rows (34 + 65 ms, the help desk
- * 34); 1,100 at M (500,000); an agent's 10 inboxes of 50 at L, or an account of 400,000 messages
- * or fewer, keep 1,000.
+ * MESSAGE_MATCH_ROWS). From `limits.capped` up to ten times it, on a ladder of eleven steps
+ * (ladderStep: the cap is written in the statement's text, which is planned once):
+ * an administrator at L (5 million messages) 3,175 (balanced at 3,464), where 1,000 made a word
+ * of 1,134 matches (`pletrath`) read 1,000 of them, then walk a window of 40,000 rows (34 + 65 ms,
+ * the help desk 34); 1,000 at M (500,000: balanced at 1,095); an agent's 10 inboxes of 50 at L,
+ * or an account of 400,000 messages or fewer, keep 1,000.
  */
 export function cappedReadCap(query: MessageQuery, stats: TableStats, limits: MessageLimits): number {
   const need = query.offset + query.limit;
   const balanced = scopeShare(query, stats) * Math.sqrt((limits.room * need * accountRows(query, stats)) / MESSAGE_MATCH_ROWS);
-  return Math.round(Math.min(10 * limits.capped, Math.max(limits.capped, balanced)));
+  return ladderStep(Math.min(10 * limits.capped, Math.max(limits.capped, balanced)), limits.capped);
 }
 
 /**
@@ -653,5 +671,6 @@ export function buildMessageRecordsQuery(
     SELECT ${MESSAGE_COLUMNS}${strategy === 'capped' ? ', m.matched' : ''} FROM (${page.text}) m
     ${NEWEST_FIRST}`,
     values: page.values,
+    ...(page.planOnce && { planOnce: true }),
   };
 }

@@ -22,7 +22,8 @@ export function buildArticleQuery(access: Pick<AccessContext, 'accountId'>, para
     LEFT JOIN portals p ON p.id = a.portal_id AND p.account_id = a.account_id
     LEFT JOIN categories cat ON cat.id = a.category_id AND cat.account_id = a.account_id
     WHERE a.account_id = ${p.add(access.accountId)}::bigint AND a.id = ${p.add(params.id)}::bigint`;
-  return { text, values: p.values };
+  // By primary key, whatever the values: planned once (SqlQuery.planOnce).
+  return { text, values: p.values, planOnce: true };
 }
 
 /** Marks a line or block end through toPlainText, which collapses every whitespace (a private-use character is not whitespace). */

@@ -10,7 +10,7 @@ import { CONVERSATION_DECORATION, toConversationRecord, type ConversationRow } f
 import { MESSAGES, SearchError } from '../../errors.js';
 import { CONTACT_CONVERSATIONS_PAGE_SIZE, type GetContactParams } from '../params.js';
 import type { ContactDetail } from '../records.js';
-import { checkClause, epoch, pageClause } from '../sql.js';
+import { checkClause, epoch, pageClause, rowCount } from '../sql.js';
 
 export function buildContactQuery(access: Pick<AccessContext, 'accountId'>, params: GetContactParams): SqlQuery {
   const p = new SqlParams();
@@ -19,7 +19,8 @@ export function buildContactQuery(access: Pick<AccessContext, 'accountId'>, para
            ${epoch('c.created_at')} AS created_at, ${epoch('c.last_activity_at')} AS last_activity_at
     FROM contacts c
     WHERE c.account_id = ${p.add(access.accountId)}::bigint AND c.id = ${p.add(params.id)}::bigint`;
-  return { text, values: p.values };
+  // By primary key, whatever the values: planned once (SqlQuery.planOnce).
+  return { text, values: p.values, planOnce: true };
 }
 
 /** The contact's conversations in accessible inboxes, most recent activity first, decorated like search results. */
@@ -29,7 +30,9 @@ export function buildContactConversationsQuery(
 ): SqlQuery {
   const p = new SqlParams();
   // The contact's conversations by index_conversations_on_contact_id; the account and the inboxes
-  // only check them (checkClause).
+  // only check them (checkClause). That is its plan for any values, so the first page, its size
+  // written in the text (rowCount), is planned once (SqlQuery.planOnce).
+  const planOnce = (params.page ?? 1) === 1;
   const contact = `cv.contact_id = ${p.add(params.id)}::bigint`;
   const [visible] = checkClause([
     `cv.account_id = ${p.add(access.accountId)}::bigint`,
@@ -40,7 +43,7 @@ export function buildContactConversationsQuery(
       SELECT cv.id, cv.last_activity_at FROM conversations cv
       WHERE ${contact} AND ${visible}
       ORDER BY cv.last_activity_at DESC, cv.id DESC
-      ${pageClause(params.page ?? 1, CONTACT_CONVERSATIONS_PAGE_SIZE, p)}
+      ${planOnce ? `LIMIT ${rowCount(CONTACT_CONVERSATIONS_PAGE_SIZE + 1)}` : pageClause(params.page ?? 1, CONTACT_CONVERSATIONS_PAGE_SIZE, p)}
     )
     SELECT c.id, c.display_id, c.account_id, c.inbox_id, c.status,
            ${epoch('c.created_at')} AS created_at, ${epoch('c.last_activity_at')} AS last_activity_at,
@@ -51,7 +54,7 @@ export function buildContactConversationsQuery(
     JOIN conversations c ON c.id = h.id
     LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.account_id = c.account_id
     ORDER BY h.last_activity_at DESC, h.id DESC`;
-  return { text, values: p.values };
+  return { text, values: p.values, ...(planOnce && { planOnce }) };
 }
 
 export interface ContactDetailPage {

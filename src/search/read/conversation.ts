@@ -12,7 +12,7 @@ import { MESSAGES, SearchError } from '../../errors.js';
 import { MESSAGE_COLUMNS, toMessageRecord, type MessageRow } from '../messages/records.js';
 import { TRANSCRIPT_PAGE_SIZE, type GetConversationParams } from '../params.js';
 import type { ConversationTranscript, TranscriptMessage } from '../records.js';
-import { checkClause, epoch } from '../sql.js';
+import { checkClause, epoch, rowCount } from '../sql.js';
 
 /** incoming, outgoing, template; activity (2) only when asked. */
 const SHOWN_TYPES = [0, 1, 3];
@@ -81,7 +81,9 @@ export function buildConversationLookupQuery(
     FROM conversations c
     LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.account_id = c.account_id
     WHERE ${where.join(' AND ')}`;
-  return { text, values: p.values };
+  // By primary key or by the unique (account_id, display_id), whatever the values: planned once
+  // (SqlQuery.planOnce).
+  return { text, values: p.values, planOnce: true };
 }
 
 /**
@@ -94,7 +96,8 @@ export function buildTranscriptQuery(conversation: { id: number; account_id: num
   const conv = `${p.add(conversation.id)}::bigint`;
   // The conversation's messages by index_messages_on_conversation_id; the account and the types
   // only check them (checkClause), so the account's (account_id, created_at) index, which the
-  // ORDER BY … LIMIT could make look cheap, is never a way in.
+  // ORDER BY … LIMIT could make look cheap, is never a way in. That is its plan for any values,
+  // so it is planned once (SqlQuery.planOnce), its page's size written in the text (rowCount).
   const where = [
     `m.conversation_id = ${conv}`,
     ...checkClause([
@@ -111,8 +114,8 @@ export function buildTranscriptQuery(conversation: { id: number; account_id: num
     FROM messages m
     WHERE ${where.join(' AND ')}
     ORDER BY m.created_at ${dir}, m.id ${dir}
-    LIMIT ${p.add(TRANSCRIPT_PAGE_SIZE + 1)}`;
-  return { text, values: p.values };
+    LIMIT ${rowCount(TRANSCRIPT_PAGE_SIZE + 1)}`;
+  return { text, values: p.values, planOnce: true };
 }
 
 /** A message row as a transcript message: the message record, with activity and template types named. */
