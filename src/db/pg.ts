@@ -194,7 +194,7 @@ export class PreparedStatements {
  * The Postgres Db. Two pools of up to `poolSize` connections each when statements are prepared:
  * one plans every statement for its values, the other keeps the first plan of the statements
  * whose plan cannot change (SqlQuery.planOnce). Planning is most of a short statement's cost
- * (0.1–0.5 ms of statements of 0.3–2 ms at M) and such a statement is planned alike every time.
+ * (0.1–0.5 ms of statements of 0.3–3 ms at M) and such a statement is planned alike every time.
  * Two pools rather than a SET on one: a setting changed for one statement would be left on the
  * session for the next, and behind a pooler on another client's statements.
  */

@@ -51,9 +51,18 @@ export function ladderStep(n: number, least: number): number {
   return Math.min(10 * least, Math.round(least * 2 ** (k / 3)));
 }
 
-/** LIMIT/OFFSET for page N, fetching one extra row so `has_more` is exact. */
-export function pageClause(page: number, pageSize: number, p: SqlParams): string {
-  return `LIMIT ${p.add(pageSize + 1)} OFFSET ${p.add((page - 1) * pageSize)}`;
+/**
+ * LIMIT/OFFSET of `limit` rows after `offset`: as parameters, or for a statement planned once
+ * (`planOnce`) written in its text (rowCount; no OFFSET when it is 0).
+ */
+export function limitClause(limit: number, offset: number, p: SqlParams, planOnce = false): string {
+  if (planOnce) return `LIMIT ${rowCount(limit)}${offset === 0 ? '' : ` OFFSET ${rowCount(offset)}`}`;
+  return `LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`;
+}
+
+/** LIMIT/OFFSET for page N, fetching one extra row so `has_more` is exact (limitClause). */
+export function pageClause(page: number, pageSize: number, p: SqlParams, planOnce = false): string {
+  return limitClause(pageSize + 1, (page - 1) * pageSize, p, planOnce);
 }
 
 /**

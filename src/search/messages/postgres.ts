@@ -5,6 +5,7 @@ import { PAGE_SIZE } from '../context.js';
 import {
   checkClause,
   ladderStep,
+  limitClause,
   longerWindow,
   rowCount,
   shareWindow,
@@ -284,9 +285,7 @@ export function buildMessageIdsQuery(
     const filters = [...checkClause(messageNarrowingClauses(query, p)), ...walkWordClauses(query.words, p)];
     // The rest of a window continues the page: the first window held every match before it.
     const page =
-      typeof window === 'number'
-        ? `LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`
-        : `LIMIT ${p.add(query.limit - window.found)}`;
+      typeof window === 'number' ? `${limitClause(query.limit, query.offset, p)}` : `LIMIT ${p.add(query.limit - window.found)}`;
     text = `
     SELECT ${columns} FROM (${newest}) m
     WHERE ${filters.join(' AND ')}
@@ -299,7 +298,7 @@ export function buildMessageIdsQuery(
     // (SqlQuery.planOnce) on the first page, its cap and page written in the text (rowCount).
     // An indexed scope asks the planner to weigh the scope's index from the account and inboxes.
     planOnce = scope === 'hidden' && query.offset === 0;
-    const size = (n: number) => (planOnce ? rowCount(n) : p.add(n));
+    const cap = (n: number) => (planOnce ? rowCount(n) : p.add(n));
     // The candidates: every filter and each word's ILIKE prefilter, which the trigram index
     // serves. No ORDER BY inside the materialised CTE: no ordered walk can be chosen there, so
     // the index finds them (a bitmap) and only they are sorted. The patterns are hidden from
@@ -320,14 +319,14 @@ export function buildMessageIdsQuery(
       JOIN LATERAL (SELECT * FROM messages m WHERE m.id = c.id LIMIT 1) m ON true
       WHERE ${words.join(' AND ')}
       ORDER BY c.created_at DESC, c.id DESC
-      LIMIT ${size(query.limit)}${planOnce ? '' : ` OFFSET ${p.add(query.offset)}`}`;
+      ${limitClause(query.limit, query.offset, p, planOnce)}`;
     // The capped read returns its count of candidates on every row, and one row without a
     // message when the page is empty: the count tells whether the cap cut the candidates short.
     text = `
     WITH matched AS MATERIALIZED (
       SELECT m.id, m.created_at FROM messages m
       WHERE ${candidates.join(' AND ')}
-      ${capped ? `LIMIT ${size(typeof window === 'number' ? window : window.rows)}` : ''}
+      ${capped ? `LIMIT ${cap(typeof window === 'number' ? window : window.rows)}` : ''}
     )
     ${
       capped
@@ -351,14 +350,14 @@ export function buildMessageIdsQuery(
     SELECT ${columns} FROM messages m
     WHERE ${[...filters, ...words].join('\n      AND ')}
     ${NEWEST_FIRST}
-    LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
+    ${limitClause(query.limit, query.offset, p)}`;
   } else {
     const filters = messageFilterClauses(query, p);
     text = `
     SELECT ${columns} FROM messages m
     WHERE ${[...filters, ...messageWordClauses(query.words, p)].join('\n      AND ')}
     ${NEWEST_FIRST}
-    LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`;
+    ${limitClause(query.limit, query.offset, p)}`;
   }
   return { text, values: p.values, ...(planOnce && { planOnce }) };
 }

@@ -10,7 +10,7 @@ import { CONVERSATION_DECORATION, toConversationRecord, type ConversationRow } f
 import { MESSAGES, SearchError } from '../../errors.js';
 import { CONTACT_CONVERSATIONS_PAGE_SIZE, type GetContactParams } from '../params.js';
 import type { ContactDetail } from '../records.js';
-import { checkClause, epoch, pageClause, rowCount } from '../sql.js';
+import { checkClause, epoch, pageClause } from '../sql.js';
 
 export function buildContactQuery(access: Pick<AccessContext, 'accountId'>, params: GetContactParams): SqlQuery {
   const p = new SqlParams();
@@ -43,7 +43,7 @@ export function buildContactConversationsQuery(
       SELECT cv.id, cv.last_activity_at FROM conversations cv
       WHERE ${contact} AND ${visible}
       ORDER BY cv.last_activity_at DESC, cv.id DESC
-      ${planOnce ? `LIMIT ${rowCount(CONTACT_CONVERSATIONS_PAGE_SIZE + 1)}` : pageClause(params.page ?? 1, CONTACT_CONVERSATIONS_PAGE_SIZE, p)}
+      ${pageClause(params.page ?? 1, CONTACT_CONVERSATIONS_PAGE_SIZE, p, planOnce)}
     )
     SELECT c.id, c.display_id, c.account_id, c.inbox_id, c.status,
            ${epoch('c.created_at')} AS created_at, ${epoch('c.last_activity_at')} AS last_activity_at,
