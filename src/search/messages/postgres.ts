@@ -285,7 +285,7 @@ export function buildMessageIdsQuery(
     const filters = [...checkClause(messageNarrowingClauses(query, p)), ...walkWordClauses(query.words, p)];
     // The rest of a window continues the page: the first window held every match before it.
     const page =
-      typeof window === 'number' ? `${limitClause(query.limit, query.offset, p)}` : `LIMIT ${p.add(query.limit - window.found)}`;
+      typeof window === 'number' ? limitClause(query.limit, query.offset, p) : `LIMIT ${p.add(query.limit - window.found)}`;
     text = `
     SELECT ${columns} FROM (${newest}) m
     WHERE ${filters.join(' AND ')}
