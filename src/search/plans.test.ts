@@ -228,9 +228,10 @@ describe('firstContactWindow', () => {
   });
 
   it('samples a first window when the index looks cheaper, or no sampled value holds the term in a large table', () => {
-    // 0.1% of 1,000,000: 1,000 rows fetched at 4 each, against 16,000 read.
+    // 0.1% of 1,000,000, under what the sample can tell: up to 1%, 10,000 rows the index could
+    // fetch at 4 each, past the longest walk.
     expect(firstContactWindow({ q: 'term' }, at(0.001))).toBe(window);
-    // 1% of a table of 10,000: 100 fetched against 1,600 read.
+    // 1% of a table of 10,000: 100 fetched at 4 each against 1,600 read.
     expect(firstContactWindow({ q: 'term' }, at(0.01, 10_000))).toBe(window);
     // No sampled value holds it: in 1,000,000 rows its index read could fetch 10,000 at 4 each,
     // past the longest walk; in 100,000 the index answers at once.
@@ -239,11 +240,31 @@ describe('firstContactWindow', () => {
     expect(firstContactWindow({ q: 'Mia Carter' }, at(0.5))).toBe(0);
   });
 
+  it('takes a term under 1 % as one no sampled value holds: a single sampled value cannot size it', () => {
+    // One common email of 0.02 % holds it: the term may be in many more contacts, or none.
+    // Where the index could fetch past the longest walk, the sample window; else the index.
+    const rareCommon = (rows: number): TableStats => {
+      const stats = at(0, rows);
+      const email = stats.columns.get('email')!;
+      stats.columns.set('email', { ...email, common: [{ value: 'a.term@example.com', share: 0.0002 }] });
+      return stats;
+    };
+    expect(firstContactWindow({ q: 'term' }, rareCommon(100_000))).toBe(0);
+    expect(firstContactWindow({ q: 'term' }, rareCommon(1_000_000))).toBe(window);
+    // One histogram value of a hundred: 0.5 %, read the same way.
+    expect(firstContactWindow({ q: 'term' }, at(0.005, 100_000))).toBe(0);
+    expect(firstContactWindow({ q: 'term' }, at(0.005))).toBe(window);
+    // A common value of 2 % is a share the statistics know: the window it sizes.
+    const common = rareCommon(100_000);
+    common.columns.set('email', { ...common.columns.get('email')!, common: [{ value: 'a.term@example.com', share: 0.02 }] });
+    expect(firstContactWindow({ q: 'term' }, common)).toBe(2_400);
+  });
+
   it('never reads past the cap', () => {
-    // 0.1%: 16,000 rows expected, 48,000 with room: the cap.
-    expect(firstContactWindow({ q: 'term' }, at(0.001, 1e9))).toBe(walkCap);
-    // 0.05%: 32,000 expected, past the cap: the sample window.
-    expect(firstContactWindow({ q: 'term' }, at(0.0005, 1e9))).toBe(window);
+    // 1%, page 5: 7,600 rows expected, 22,800 with room: the cap.
+    expect(firstContactWindow({ q: 'term', page: 5 }, at(0.01, 1e9))).toBe(walkCap);
+    // Page 14: 21,100 expected, past the cap: the sample window.
+    expect(firstContactWindow({ q: 'term', page: 14 }, at(0.01, 1e9))).toBe(window);
   });
 
   it('reads the sample window without statistics, when it can hold the page', () => {
