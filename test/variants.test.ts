@@ -85,6 +85,11 @@ beforeAll(async () => {
   await createSearchIndexes(writable, silentLogger);
   await writable.close();
   const { large } = data;
+  // Contacts sharing one activity time (a fifth of them, by month): a window cut after a time
+  // must still give them in id order, and one cut inside a time must not lose any.
+  await t.admin.query(`UPDATE contacts SET last_activity_at = date_trunc('month', last_activity_at) WHERE id % 5 = 0`);
+  // As after the load: no dead rows, the trigram index's pending entries merged, fresh statistics.
+  await t.admin.query('VACUUM ANALYZE contacts');
   access.admin = await resolveAccess(t.db, { userId: large.adminUserId }, large.accountId);
   access.agent = await resolveAccess(t.db, { userId: large.agentUserId }, large.accountId);
   const values = await t.admin.query<{ v: string | null }>(
@@ -238,6 +243,31 @@ describe('the contacts trigram statement', () => {
     const separated = await steeredPlan(buildContactsQuery(access.admin, { q: 'maria.garcia' }, 'trigram'));
     expect(separated).toContain('index_contacts_on_name_email_phone_number_identifier');
     expect(separated).toMatch(/Filter: .*concat_ws/);
+  });
+});
+
+describe('a contacts window', () => {
+  it('stops reading when the page is full, and sorts by id only the matches', async () => {
+    // The domain most contacts share: the page fills from the first rows of a long window.
+    const [domain] = await t.admin
+      .query<{ q: string }>(
+        `SELECT split_part(email, '@', 2) AS q FROM contacts WHERE account_id = $1 AND email LIKE '%@%'
+         GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
+        [access.admin.accountId],
+      )
+      .then((r) => r.rows);
+    const query = buildContactsQuery(access.admin, { q: domain!.q }, 'window', 1_000);
+    const { rows } = await t.admin.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${query.text}`,
+      query.values,
+    );
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    const read = /Index Scan using index_contacts_on_account_id_and_last_activity_at .*\(actual rows=(\d+)/.exec(plan);
+    expect(read, plan).not.toBeNull();
+    expect(Number(read![1]), plan).toBeLessThan(200);
+    // One sort, above the match: the walk's rows are not sorted.
+    expect(plan.match(/Sort Key/g), plan).toHaveLength(1);
+    expect(plan).toMatch(/Incremental Sort[\s\S]*Filter: COALESCE\(\(concat_ws/);
   });
 });
 

@@ -4,7 +4,17 @@ import type { AccessContext } from '../auth/access.js';
 import { toPage, type Page, type SearchContext } from './context.js';
 import { PAGE_SIZE, type ContactsParams } from './params.js';
 import type { ContactRecord } from './records.js';
-import { epoch, longerWindow, pageClause, shareWindow, tableRows, timeBounds, windowCanHold, type WindowLimits } from './sql.js';
+import {
+  checkClause,
+  epoch,
+  longerWindow,
+  pageClause,
+  shareWindow,
+  tableRows,
+  timeBounds,
+  windowCanHold,
+  type WindowLimits,
+} from './sql.js';
 import { estimateShare, tableStats, UNSEEN_SHARE, type TableStats } from './statistics.js';
 import { hasTrigram, indexedSubstringMatch, looksSpecific, rowMatch, substringMatch } from './text.js';
 
@@ -120,24 +130,47 @@ export function buildContactsQuery(
 }
 
 /**
- * The window strategy: the inner ORDER BY … LIMIT walks (account_id, last_activity_at) and stops
+ * Matches a window's page must still find for its walk to drop the sort by id (see
+ * windowStatement). The sort of every row is about a fifth of a window's cost a row; without it,
+ * the page reads on to the match after its last one, 1/k more rows for a page that needs k: worth
+ * it from about five.
+ */
+export const TIES_MIN_MATCHES = 5;
+
+/**
+ * The window strategy: the inner walk reads (account_id, last_activity_at) in order and stops
  * after the window (or its rest); the outer LIMIT stops it sooner once the page is full. The match
  * is one test of the row's columns joined (rowMatch): a walk spends most of its time there. The
  * table's row estimate (a catalog read) rides along for the choice of the next strategy when the
  * window gives way.
+ *
+ * The index holds the time, not the id, so a window cut after exactly N rows in result order
+ * sorts every row it reads by id within its time (an incremental sort: 0.3–0.6 µs a row, a sixth
+ * of a window of Taylor at M). When the page needs TIES_MIN_MATCHES or more, the window is cut
+ * after its Nth row's whole time instead (FETCH FIRST … WITH TIES: still a prefix of the result
+ * order, so it is exact the same way), and only its matches are sorted by id. That sort closes its
+ * last time at the next match, one match's rows more than the page needs, cheaper than the sort of
+ * every row only when the page needs several. The match is one clause to the planner
+ * (checkClause): estimated at half the window's rows rather than a fraction of a percent, so the
+ * page's sort is the incremental one that stops when the page is full, not a sort of every match
+ * (a window of `example`: 0.31 against 1.29 ms).
  */
 function windowStatement(params: ContactsParams, scope: string[], window: number | ContactWindowRest, p: SqlParams) {
   const rest = typeof window === 'number' ? undefined : window;
-  const rows = `LIMIT ${p.add(rest ? rest.rows : window)}`;
+  const page = params.page ?? 1;
+  const needed = rest ? PAGE_SIZE + 1 - rest.found : page * PAGE_SIZE + 1;
+  const ties = needed >= TIES_MIN_MATCHES;
+  const rows = p.add(rest ? rest.rows : window);
+  const cut = ties ? `ORDER BY c.last_activity_at DESC NULLS LAST FETCH FIRST ${rows} ROWS WITH TIES` : `${ORDER} LIMIT ${rows}`;
   const where = rest ? [...scope, ...afterClauses(rest.after, p)] : scope;
   const match = rowMatch(COLUMN_REFS, params.q, p);
-  const page = rest ? `LIMIT ${p.add(PAGE_SIZE + 1 - rest.found)}` : pageClause(params.page ?? 1, PAGE_SIZE, p);
+  const limit = rest ? `LIMIT ${p.add(needed)}` : pageClause(page, PAGE_SIZE, p);
   return `
     SELECT ${COLUMNS}, ${tableRows('contacts')} AS table_rows
-    FROM (SELECT ${RAW_COLUMNS} FROM contacts c WHERE ${where.join(' AND ')} ${ORDER} ${rows}) c
-    WHERE ${match}
+    FROM (SELECT ${RAW_COLUMNS} FROM contacts c WHERE ${where.join(' AND ')} ${cut}) c
+    WHERE ${ties ? checkClause([match])[0] : match}
     ${ORDER}
-    ${page}`;
+    ${limit}`;
 }
 
 /**
