@@ -85,11 +85,15 @@ beforeAll(async () => {
   await createSearchIndexes(writable, silentLogger);
   await writable.close();
   const { large } = data;
-  // Contacts sharing one activity time (a fifth of them, by month): a window cut after a time
-  // must still give them in id order, and one cut inside a time must not lose any.
+  // Contacts and messages sharing one time (a fifth of the contacts by month, a third of the
+  // messages by week): a window cut after a time must still give them in id order, and one cut
+  // inside a time must not lose any. The messages in two passes, odd ids first, so that the rows
+  // of one time are not stored (nor read from an index of the time) in id order.
   await t.admin.query(`UPDATE contacts SET last_activity_at = date_trunc('month', last_activity_at) WHERE id % 5 = 0`);
-  // As after the load: no dead rows, the trigram index's pending entries merged, fresh statistics.
-  await t.admin.query('VACUUM ANALYZE contacts');
+  for (const remainder of [5, 0])
+    await t.admin.query(`UPDATE messages SET created_at = date_trunc('week', created_at) WHERE id % 10 = $1`, [remainder]);
+  // As after the load: no dead rows, the trigram indexes' pending entries merged, fresh statistics.
+  await t.admin.query('VACUUM ANALYZE contacts, messages');
   access.admin = await resolveAccess(t.db, { userId: large.adminUserId }, large.accountId);
   access.agent = await resolveAccess(t.db, { userId: large.agentUserId }, large.accountId);
   const values = await t.admin.query<{ v: string | null }>(
@@ -268,6 +272,32 @@ describe('a contacts window', () => {
     // One sort, above the match: the walk's rows are not sorted.
     expect(plan.match(/Sort Key/g), plan).toHaveLength(1);
     expect(plan).toMatch(/Incremental Sort[\s\S]*Filter: COALESCE\(\(concat_ws/);
+  });
+});
+
+describe('a contacts window longer than the contacts with an activity time', () => {
+  it('reads none without one, and gives way short of the page', async () => {
+    // A term most contacts hold, with and without a time, and a window past all of them.
+    const { rows: all } = await t.admin.query<{ id: string; dated: boolean }>(
+      `SELECT id, last_activity_at IS NOT NULL AS dated FROM contacts
+       WHERE account_id = $1 AND concat_ws(' ', name, email, phone_number, identifier) ILIKE '%e%'
+       ORDER BY last_activity_at DESC NULLS LAST, id DESC`,
+      [access.admin.accountId],
+    );
+    const dated = all.filter((r) => r.dated).length;
+    expect(all.length - dated, 'contacts without a time hold it').toBeGreaterThan(PAGE_SIZE);
+    const window = (page: number) =>
+      t.db
+        .query<{ id: number }>(buildContactsQuery(access.admin, { q: 'e', page }, 'window', 1_000_000))
+        .then((r) => r.map((x) => Number(x.id)));
+    // The last page the dated contacts fill answers exactly; the next one gives way with what they
+    // hold of it, all of it the start of the page.
+    const lastFull = Math.floor((dated - 1) / PAGE_SIZE);
+    const page = (n: number) => all.slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE + 1).map((r) => Number(r.id));
+    expect(await window(lastFull)).toEqual(page(lastFull));
+    const short = await window(lastFull + 1);
+    expect(short.length).toBeLessThanOrEqual(PAGE_SIZE);
+    expect(short).toEqual(page(lastFull + 1).slice(0, short.length));
   });
 });
 
@@ -649,6 +679,32 @@ describe('the Postgres message engine', () => {
     // The page's first 5 rows, then the rest of it from the fifth on.
     expect([...page.slice(0, 5), ...(await ids({ after: page[4]!, rows: 2_000, found: 5 }))]).toEqual(page);
     expect(await ids({ after: 2 ** 40, rows: 2_000, found: 5 })).toEqual([]);
+  });
+
+  it("answers from a window cut inside one creation time with the walk's page", async () => {
+    // The newest time many messages share (the data's weeks): with `until` there, it starts the
+    // walk, and windows shorter than it end inside it.
+    const [tie] = await t.admin
+      .query<{ at: string; shared: number }>(
+        `SELECT extract(epoch FROM created_at)::bigint::text AS at, count(*)::int AS shared FROM messages
+         WHERE account_id = $1 AND created_at >= $2 GROUP BY created_at HAVING count(*) >= 40 ORDER BY created_at DESC LIMIT 1`,
+        [data.large.accountId, new Date(NOW.getTime() - 80 * DAY * 1000)],
+      )
+      .then((r) => r.rows);
+    expect(tie, 'a time many messages share').toBeDefined();
+    // A word start most messages hold: windows of 20 rows or more fill the page.
+    const query = buildMessageQuery(access.admin, { q: 'a', until: Number(tie!.at) }, NOW.getTime())!;
+    const ids = (strategy: MessageStrategy, window?: number) =>
+      t.db.query<{ id: number }>(buildMessageIdsQuery(query, strategy, window)).then((r) => r.map((x) => Number(x.id)));
+    const walk = await ids('walk');
+    let answered = 0;
+    for (let size = 20; size < tie!.shared; size += 5) {
+      const window = await ids('window', size);
+      if (window.length < query.limit) continue;
+      answered++;
+      expect(window, `a window of ${size}`).toEqual(walk);
+    }
+    expect(answered).toBeGreaterThan(0);
   });
 
   it(`returns exactly the plain walk's ids, and their records, from each of its strategies (${VARIANT_RUNS} runs, seed ${VARIANT_SEED})`, async () => {

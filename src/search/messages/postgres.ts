@@ -12,6 +12,7 @@ import {
   tableRows,
   timeBounds,
   windowCanHold,
+  windowCut,
   type WindowLimits,
 } from '../sql.js';
 import { estimateShare, tableStats, UNSEEN_SHARE, valuesShare, type TableStats } from '../statistics.js';
@@ -231,17 +232,22 @@ export interface MessageWindowRest {
 /**
  * The account's newest `window` messages (types, time bounds), in result order, for a window,
  * with every column of a record (the window's filters read most of them); for the rest of a
- * window, those after its last match.
+ * window, those after its last match. Cut after a whole creation time when the page needs
+ * `needed` ≥ TIES_MIN_MATCHES matches (windowCut).
  */
-function newestMessages(query: MessageQuery, window: number | MessageWindowRest, p: SqlParams): string {
-  // ORDER BY … LIMIT walks (account_id, created_at, message_type) backwards and stops after the
-  // window's rows, whatever the inboxes and the sender: a filter that keeps few of the account's
-  // messages (one inbox, one sender) would otherwise walk the whole 90 days.
+function newestMessages(query: MessageQuery, window: number | MessageWindowRest, p: SqlParams, needed = 0) {
+  // The cut walks (account_id, created_at, message_type) backwards and stops after the window's
+  // rows, whatever the inboxes and the sender: a filter that keeps few of the account's messages
+  // (one inbox, one sender) would otherwise walk the whole 90 days.
   const rest = typeof window === 'number' ? undefined : window;
   const where = [...messageScopeClauses(query, p), ...(rest ? afterClauses(rest.after, p) : [])];
-  return `SELECT ${RECORD_SOURCE}
+  const { cut, ties } = windowCut('m.created_at DESC', 'm.id DESC', p.add(rest ? rest.rows : window), needed);
+  return {
+    text: `SELECT ${RECORD_SOURCE}
       FROM messages m WHERE ${where.join(' AND ')}
-      ${NEWEST_FIRST} LIMIT ${p.add(rest ? rest.rows : window)}`;
+      ${cut}`,
+    ties,
+  };
 }
 
 /**
@@ -279,15 +285,18 @@ export function buildMessageIdsQuery(
   let text: string;
   let planOnce = false;
   if (strategy === 'window') {
-    const newest = newestMessages(query, window, p);
-    // The inboxes and the sender only check the window's rows (checkClause): 0.05 ms of a
-    // 1.0–2.3 ms window of a common word at M.
-    const filters = [...checkClause(messageNarrowingClauses(query, p)), ...walkWordClauses(query.words, p)];
     // The rest of a window continues the page: the first window held every match before it.
-    const page =
-      typeof window === 'number' ? limitClause(query.limit, query.offset, p) : `LIMIT ${p.add(query.limit - window.found)}`;
+    const needed = typeof window === 'number' ? query.offset + query.limit : query.limit - window.found;
+    const newest = newestMessages(query, window, p, needed);
+    // The inboxes and the sender only check the window's rows (checkClause): 0.05 ms of a
+    // 1.0–2.3 ms window of a common word at M. In the one clause of a window cut after a whole
+    // time, the words go first: most rows fail their first, cheap pattern.
+    const narrowing = messageNarrowingClauses(query, p);
+    const words = walkWordClauses(query.words, p);
+    const filters = newest.ties ? checkClause([...words, ...narrowing]) : [...checkClause(narrowing), ...words];
+    const page = typeof window === 'number' ? limitClause(query.limit, query.offset, p) : `LIMIT ${p.add(needed)}`;
     text = `
-    SELECT ${columns} FROM (${newest}) m
+    SELECT ${columns} FROM (${newest.text}) m
     WHERE ${filters.join(' AND ')}
     ${NEWEST_FIRST}
     ${page}`;
@@ -371,7 +380,7 @@ export function buildMessageIdsQuery(
 export function buildWindowSampleQuery(query: MessageQuery, window: number): SqlQuery {
   const p = new SqlParams();
   // The newest rows of the window stand for all of it (ILIKE costs about 1 µs a row and pattern).
-  const newest = newestMessages(query, Math.min(window, MESSAGE_SAMPLE_ROWS), p);
+  const newest = newestMessages(query, Math.min(window, MESSAGE_SAMPLE_ROWS), p).text;
   const trigrams = query.words.flatMap(prefilterTrigrams).map((t) => `m.content ILIKE ${p.add(t)}`);
   const fetched = trigrams.length > 0 ? `count(*) FILTER (WHERE ${trigrams.join(' AND ')})` : 'count(*)';
   return {
