@@ -9,6 +9,7 @@ import {
   likePrefilter,
   prefilterTrigrams,
   rowMatch,
+  asciiLikePattern,
   splitWords,
   indexedSubstringMatch,
   substringMatch,
@@ -64,31 +65,49 @@ describe('foldedRegex and likePrefilter', () => {
   });
   it('give the trigram index a pattern without padded trigrams when the term holds a separator, and decide with the row test', () => {
     const p = new SqlParams();
+    const joined = 'concat_ws(chr(1), c.name, c.email)';
     expect(indexedSubstringMatch(['c.name', 'c.email'], 'Victor.Cost', p)).toBe(
-      '((c.name ILIKE $1 OR c.email ILIKE $1) AND concat_ws(chr(1), c.name, c.email) ~ $2)',
+      `((c.name ILIKE $1 OR c.email ILIKE $1) AND (${joined} COLLATE "C" ILIKE $2 AND ${joined} ~ $3))`,
     );
     expect(indexedSubstringMatch(['c.email'], 'cus_917a 500%', p, true)).toBe(
-      '((c.email ILIKE (SELECT $3::text)) AND concat_ws(chr(1), c.email) ~ $4)',
+      '((c.email ILIKE (SELECT $4::text)) AND concat_ws(chr(1), c.email) COLLATE "C" ILIKE $5)',
     );
     expect(p.values).toEqual([
       '%victor%cost%',
+      '%v_ctor.cost%',
       '[vV][iIİ][cC][tT][oO][rR]\\.[cC][oO][sS][tT]',
       '%cus%917a%500%',
-      '[cC][uU][sS]\\_917[aA]\\ 500\\%',
+      '%cus\\_917a 500\\%%',
     ]);
     // Letters and digits only, a run shorter than three, or not ASCII: substringMatch itself.
     expect(indexedSubstringMatch(['c.name'], 'Zara', p)).toBe(
-      substringMatch(['c.name'], 'Zara', new SqlParams()).replace('$1', '$5'),
+      substringMatch(['c.name'], 'Zara', new SqlParams()).replace('$1', '$6'),
     );
-    expect(indexedSubstringMatch(['c.name'], 'oliver.jo', p)).toBe('(c.name ILIKE $6)');
-    expect(indexedSubstringMatch(['c.name'], 'zoë.li', p)).toBe('(c.name ~ $7)');
+    expect(indexedSubstringMatch(['c.name'], 'oliver.jo', p)).toBe('(c.name ILIKE $7)');
+    expect(indexedSubstringMatch(['c.name'], 'zoë.li', p)).toBe('(c.name ~ $8)');
   });
   it('match a walked row with one test of its columns joined, unless the term holds the separator', () => {
     const p = new SqlParams();
-    expect(rowMatch(['c.name', 'c.email'], 'ABC', p)).toBe('concat_ws(chr(1), c.name, c.email) ~ $1');
-    expect(rowMatch(['c.name'], 'Σ', p)).toBe('concat_ws(chr(1), c.name) ~ $2');
-    expect(rowMatch(['c.name', 'c.email'], 'a\u0001b', p)).toBe('(c.name ILIKE $3 OR c.email ILIKE $3)');
-    expect(p.values).toEqual(['[aA][bB][cC]', '[σΣς]', '%a\u0001b%']);
+    const joined = 'concat_ws(chr(1), c.name, c.email)';
+    // ASCII without i or k: the C collation's ILIKE alone.
+    expect(rowMatch(['c.name', 'c.email'], 'ABC', p)).toBe(`${joined} COLLATE "C" ILIKE $1`);
+    // With i or k, or letters outside ASCII: the regular expression decides, after the ILIKE
+    // where three characters in a row are left to narrow.
+    expect(rowMatch(['c.name', 'c.email'], 'Wright', p)).toBe(`(${joined} COLLATE "C" ILIKE $2 AND ${joined} ~ $3)`);
+    expect(rowMatch(['c.name'], 'Σ', p)).toBe('concat_ws(chr(1), c.name) ~ $4');
+    expect(rowMatch(['c.name'], 'Kim', p)).toBe('concat_ws(chr(1), c.name) ~ $5');
+    expect(rowMatch(['c.name', 'c.email'], 'a\u0001b', p)).toBe('(c.name ILIKE $6 OR c.email ILIKE $6)');
+    expect(p.values).toEqual(['%abc%', '%wr_ght%', '[wW][rR][iIİ][gG][hH][tT]', '[σΣς]', '[kK\u212a][iIİ][mM]', '%a\u0001b%']);
+  });
+  it('give the C collation an ILIKE pattern that every text holding the folded term matches', () => {
+    expect(asciiLikePattern('update')).toEqual({ pattern: '%update%', exact: true });
+    // i and k (İ and the Kelvin sign fold to them) and letters outside ASCII: any one character.
+    expect(asciiLikePattern('settings')).toEqual({ pattern: '%sett_ngs%', exact: false });
+    expect(asciiLikePattern('müller')).toEqual({ pattern: '%m_ller%', exact: false });
+    expect(asciiLikePattern('50%_off')).toEqual({ pattern: '%50\\%\\_off%', exact: true });
+    // Fewer than three characters in a row left: it would not narrow.
+    expect(asciiLikePattern('kim')).toBeUndefined();
+    expect(asciiLikePattern('東京')).toBeUndefined();
   });
 });
 

@@ -169,21 +169,64 @@ export function patternTest(op: 'ILIKE' | '~', pattern: string, p: SqlParams, hi
   return hidden ? `${op} (SELECT ${p.add(pattern)}::text)` : `${op} ${p.add(pattern)}`;
 }
 
+/** ASCII letters that code points outside ASCII fold to as well (İ → i, the Kelvin sign → k). */
+const FOLD_SHARED = /^[ik]$/;
+
+/**
+ * A pattern for ILIKE under the C collation (`COLLATE "C"`), which folds ASCII letters only, byte
+ * by byte: twice as fast as a regular expression or a locale's ILIKE (50,000 message contents at
+ * M: 27 ms, against 48–70), and the same in every database. It matches every text holding a
+ * substring whose fold is `folded`: each character outside ASCII, and each ASCII letter that one
+ * outside ASCII folds to as well (i, k), becomes `_` (any one character); the others are matched
+ * as they are, in either case. `exact` when none became `_`: the pattern then matches only those
+ * texts. Undefined when it would let most texts through (no three characters in a row kept).
+ */
+export function asciiLikePattern(folded: string): { pattern: string; exact: boolean } | undefined {
+  let pattern = '';
+  let exact = true;
+  let run = 0;
+  let longest = 0;
+  for (const c of folded) {
+    if (ASCII.test(c) && !FOLD_SHARED.test(c)) {
+      pattern += escapeLike(c);
+      longest = Math.max(longest, ++run);
+    } else {
+      pattern += '_';
+      exact = false;
+      run = 0;
+    }
+  }
+  return exact || longest >= 3 ? { pattern: `%${pattern}%`, exact } : undefined;
+}
+
+/**
+ * SQL true when `text`'s fold holds the folded `folded` (as foldedRegex): the C collation's ILIKE
+ * (asciiLikePattern) alone when it is exact, first when it narrows (the regular expression then
+ * decides on the rows it keeps), else the regular expression alone.
+ */
+export function foldedContains(text: string, folded: string, p: SqlParams): string {
+  const like = asciiLikePattern(folded);
+  const regex = () => `${text} ~ ${p.add(foldedRegex(folded))}`;
+  if (!like) return regex();
+  const ascii = `${text} COLLATE "C" ILIKE ${p.add(like.pattern)}`;
+  return like.exact ? ascii : `(${ascii} AND ${regex()})`;
+}
+
 /** Joins the columns of rowMatch: no caller's term holds it, so no match can span two columns. */
 const COLUMN_SEPARATOR = '\u0001';
 
 /**
  * The same rows as substringMatch, for a filter on rows already read (a walk in result order):
  * one test on the columns joined by a separator that `q` does not contain, so a match cannot
- * span two of them (NULLs are skipped), with the folded regular expression (foldedRegex), which
- * is exact in every locale and which Postgres runs several times faster than ILIKE (a
- * case-insensitive match lower-cases the whole text first): the database scans one text per row
- * instead of one per column, with the cheaper test. No trigram index serves it, so a statement
+ * span two of them (NULLs are skipped), with foldedContains: the C collation's ILIKE and the folded
+ * regular expression (foldedRegex), both exact in every locale and faster than the locale's ILIKE
+ * (which lower-cases the whole text by the locale's rules first): the database scans one text per
+ * row instead of one per column, with the cheaper test. No trigram index serves it, so a statement
  * using it walks whatever index gives its order. A `q` holding the separator gets substringMatch.
  */
 export function rowMatch(columns: readonly string[], q: string, p: SqlParams): string {
   if (q.includes(COLUMN_SEPARATOR)) return substringMatch(columns, q, p);
-  return `concat_ws(chr(1), ${columns.join(', ')}) ~ ${p.add(foldedRegex(foldCase(q)))}`;
+  return foldedContains(`concat_ws(chr(1), ${columns.join(', ')})`, foldCase(q), p);
 }
 
 /**
