@@ -79,7 +79,7 @@ export function windowCanHold(page: number, window: number, pageSize = PAGE_SIZE
  * to the match after its last one, 1/k more rows for a page that needs k: worth it from about
  * five.
  */
-export const TIES_MIN_MATCHES = 5;
+const TIES_MIN_MATCHES = 5;
 
 /**
  * How a newest-first window ends after `rows` rows (a parameter), in result order `timeOrder`

@@ -17,8 +17,8 @@ import {
 } from '../sql.js';
 import { estimateShare, tableStats, UNSEEN_SHARE, valuesShare, type TableStats } from '../statistics.js';
 import {
-  foldedRegex,
   asciiLikePattern,
+  foldedRegex,
   hasTrigram,
   likePrefilter,
   looksSpecific,
