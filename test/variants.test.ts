@@ -50,8 +50,10 @@ import { splitWords } from '../src/search/text.js';
 import { buildMessageQuery } from '../src/search/messages/query.js';
 import {
   buildMessageIdsQuery,
+  buildMessageRecordsQuery,
   createPostgresEngine,
   MESSAGE_LIMITS,
+  MESSAGE_WINDOW,
   type MessageLimits,
   type MessageStrategy,
   type MessageWindowRest,
@@ -237,6 +239,30 @@ describe('the article strategies that read a trigram index', () => {
     expect(await plan('tiers')).not.toContain(INDEX.articlesTitleDescriptionTrgm);
   });
 });
+
+/**
+ * The plan Postgres makes once for a statement planned once (SqlQuery.planOnce), as the server's
+ * second pool does: a generic plan, under the server's session settings, shown for its values.
+ */
+async function genericPlan(query: SqlQuery): Promise<string> {
+  const client = await t.admin.connect();
+  const literal = (v: unknown): string =>
+    Array.isArray(v)
+      ? client.escapeLiteral(`{${v.join(',')}}`)
+      : typeof v === 'number'
+        ? String(v)
+        : client.escapeLiteral(String(v));
+  try {
+    await client.query(`SET plan_cache_mode = force_generic_plan; SET join_collapse_limit = 1; SET enable_memoize = off`);
+    await client.query(`PREPARE generic_plan_test AS ${query.text}`);
+    const args = query.values.length > 0 ? `(${query.values.map(literal).join(', ')})` : '';
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE generic_plan_test${args}`);
+    return rows.map((r) => r['QUERY PLAN']).join('\n');
+  } finally {
+    await client.query('DEALLOCATE ALL; RESET ALL');
+    client.release();
+  }
+}
 
 describe('the contacts trigram statement', () => {
   it('reads the trigram index with the patterns hidden from the planner', async () => {
@@ -679,6 +705,36 @@ describe('the Postgres message engine', () => {
     // The page's first 5 rows, then the rest of it from the fifth on.
     expect([...page.slice(0, 5), ...(await ids({ after: page[4]!, rows: 2_000, found: 5 }))]).toEqual(page);
     expect(await ids({ after: 2 ** 40, rows: 2_000, found: 5 })).toEqual([]);
+  });
+
+  it("plans a first window once, as the walk of the account's newest messages that stops at the page", async () => {
+    const small = data.small[0]!;
+    const smallAccess = await resolveAccess(t.db, { userId: small.adminUserId }, small.accountId);
+    const cases = [
+      [access.admin, { q: 'order' }],
+      [access.agent, { q: 'order refund' }],
+      [access.admin, { q: 'order', since: NOW.getTime() / 1000 - 30 * DAY, until: NOW.getTime() / 1000 - DAY }],
+      [access.agent, { q: 'order', inbox_id: data.large.agentInboxIds[0]! }],
+      [smallAccess, { q: 'order' }],
+      // An account whose messages the statistics never saw.
+      [{ ...access.admin, accountId: 99_999 }, { q: 'order' }],
+    ] as const;
+    for (const [who, params] of cases) {
+      const query = buildMessageQuery(who, params, NOW.getTime())!;
+      for (const window of [MESSAGE_WINDOW, 200]) {
+        const statement = buildMessageRecordsQuery(query, 'window', window);
+        expect(statement).toMatchObject({ planOnce: true, namesAccount: true });
+        const plan = await genericPlan(statement);
+        const label = `${who.accountId} ${JSON.stringify(params)} window ${window}`;
+        expect(plan, label).toMatch(/Index Scan Backward using index_messages_on_account_created_type/);
+        // The account's own messages weigh the plan: the large account's walk stops at the page.
+        if (who.accountId === data.large.accountId) expect(plan, label).not.toMatch(/-> {2}Sort/);
+      }
+    }
+    // The rest of a window, and later pages, are planned for their values.
+    const query = buildMessageQuery(access.admin, { q: 'order', page: 2 }, NOW.getTime())!;
+    expect(buildMessageRecordsQuery(query, 'window', MESSAGE_WINDOW).planOnce).toBeUndefined();
+    expect(buildMessageRecordsQuery(query, 'window', { after: 1, rows: 100, found: 3 }).planOnce).toBeUndefined();
   });
 
   it("answers from a window cut inside one creation time with the walk's page", async () => {

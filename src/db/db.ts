@@ -11,11 +11,18 @@ export interface SqlQuery {
    * The statement's plan is the same whatever its values, so Postgres may plan it once per
    * connection and run that plan again (a generic plan): its way in is fixed by its text (a
    * primary key, a walk of one index, filters written as a check no index serves) and every
-   * LIMIT and OFFSET its plan weighs is written in the text, never a `$n`. A statement that asks
-   * the planner to choose from its values (a pattern's selectivity, a window's length as a
-   * parameter) leaves it unset and is planned for its values on every run.
+   * LIMIT and OFFSET its plan weighs is written in the text, never a `$n` (but a walk's length,
+   * which a generic plan weighs as a tenth of the rows: a shorter walk only favours walking). A
+   * statement that asks the planner to choose from its values (a pattern's selectivity, which of
+   * two indexes) leaves it unset and is planned for its values on every run.
    */
   planOnce?: boolean;
+  /**
+   * The text names an account (its id written in it, so that a plan made once is weighed for that
+   * account's rows): such texts multiply with the accounts searched, and only a few of them are
+   * prepared (MAX_ACCOUNT_STATEMENTS); the rest run unprepared, planned for their values.
+   */
+  namesAccount?: boolean;
 }
 
 export interface Db {

@@ -114,6 +114,13 @@ export type PlanCache = 'perRun' | 'once';
  */
 export const MAX_PREPARED_STATEMENTS = 64;
 
+/**
+ * How many of those texts may name an account (SqlQuery.namesAccount): a message window names
+ * its account so that its one plan is weighed for it, and without this bound a few accounts'
+ * windows would take every name and leave the other statements unprepared.
+ */
+export const MAX_ACCOUNT_STATEMENTS = 24;
+
 interface Statement {
   name: string;
   text: string;
@@ -127,12 +134,14 @@ interface Statement {
  */
 export class PreparedStatements {
   private readonly statements = new Map<string, Statement>();
+  private accountStatements = 0;
   private generation = 1;
 
   constructor(
     private enabled: boolean,
     private readonly logger: Logger,
     private readonly limit = MAX_PREPARED_STATEMENTS,
+    private readonly accountLimit = MAX_ACCOUNT_STATEMENTS,
   ) {}
 
   /**
@@ -142,7 +151,7 @@ export class PreparedStatements {
    * session that keeps plans would give an unnamed statement a generic plan too.
    */
   async query<R extends object>(pool: pg.Pool, q: SqlQuery, once?: pg.Pool): Promise<pg.QueryResult<R>> {
-    const statement = this.statementOf(q.text, q.values);
+    const statement = this.statementOf(q);
     if (statement === undefined) return pool.query<R>(q.text, q.values);
     try {
       // The kept text, not this call's: each connection remembers the text of what it prepared,
@@ -164,6 +173,7 @@ export class PreparedStatements {
         // statement (a migration), and that connection refuses it from now on. Prepared afresh
         // under a new name; any other 0A000 fails again unprepared and is thrown from there.
         this.statements.delete(q.text);
+        if (q.namesAccount) this.accountStatements--;
         this.generation++;
       } else {
         throw err;
@@ -177,12 +187,16 @@ export class PreparedStatements {
    * (the bench's) never give one name two texts; a text prepared afresh after a migration gets
    * a new suffix.
    */
-  private statementOf(text: string, values: unknown[]): Statement | undefined {
+  private statementOf({ text, values, namesAccount }: SqlQuery): Statement | undefined {
     // A statement without values goes as a simple query, as before: admin commands send several
     // statements in one text (db setup), which a prepared statement cannot hold.
     if (!this.enabled || values.length === 0) return undefined;
     const known = this.statements.get(text);
     if (known !== undefined || this.statements.size >= this.limit) return known;
+    if (namesAccount) {
+      if (this.accountStatements >= this.accountLimit) return undefined;
+      this.accountStatements++;
+    }
     const hash = createHash('sha1').update(text).digest('hex').slice(0, 24);
     const statement = { name: `searchdesk_${hash}_${this.generation}`, text };
     this.statements.set(text, statement);
