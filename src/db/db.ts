@@ -18,11 +18,12 @@ export interface SqlQuery {
    */
   planOnce?: boolean;
   /**
-   * The text names an account (its id written in it, so that a plan made once is weighed for that
-   * account's rows): such texts multiply with the accounts searched, and only a few of them are
-   * prepared (MAX_ACCOUNT_STATEMENTS); the rest run unprepared, planned for their values.
+   * Set when the text names an account (its id written in it, so that a plan made once is
+   * weighed for that account's rows): the same statement with the account a parameter, planned
+   * for its values. Such texts multiply with the accounts searched, so only a few of them are
+   * prepared (MAX_ACCOUNT_STATEMENTS); past those, this one runs instead.
    */
-  namesAccount?: boolean;
+  anyAccount?: () => SqlQuery;
 }
 
 export interface Db {

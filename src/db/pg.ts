@@ -115,9 +115,9 @@ export type PlanCache = 'perRun' | 'once';
 export const MAX_PREPARED_STATEMENTS = 64;
 
 /**
- * How many of those texts may name an account (SqlQuery.namesAccount): a message window names
- * its account so that its one plan is weighed for it, and without this bound a few accounts'
- * windows would take every name and leave the other statements unprepared.
+ * How many of those texts may name an account (SqlQuery.anyAccount): a message window names its
+ * account so that its one plan is weighed for it, and without this bound a few accounts' windows
+ * would take every name and leave the other statements unprepared.
  */
 export const MAX_ACCOUNT_STATEMENTS = 24;
 
@@ -152,7 +152,8 @@ export class PreparedStatements {
    */
   async query<R extends object>(pool: pg.Pool, q: SqlQuery, once?: pg.Pool): Promise<pg.QueryResult<R>> {
     const statement = this.statementOf(q);
-    if (statement === undefined) return pool.query<R>(q.text, q.values);
+    if (statement === undefined)
+      return q.anyAccount ? this.query<R>(pool, q.anyAccount(), once) : pool.query<R>(q.text, q.values);
     try {
       // The kept text, not this call's: each connection remembers the text of what it prepared,
       // and ten connections would otherwise each hold their own copies (1–2 MB more live heap,
@@ -173,7 +174,7 @@ export class PreparedStatements {
         // statement (a migration), and that connection refuses it from now on. Prepared afresh
         // under a new name; any other 0A000 fails again unprepared and is thrown from there.
         this.statements.delete(q.text);
-        if (q.namesAccount) this.accountStatements--;
+        if (q.anyAccount) this.accountStatements--;
         this.generation++;
       } else {
         throw err;
@@ -187,13 +188,13 @@ export class PreparedStatements {
    * (the bench's) never give one name two texts; a text prepared afresh after a migration gets
    * a new suffix.
    */
-  private statementOf({ text, values, namesAccount }: SqlQuery): Statement | undefined {
+  private statementOf({ text, values, anyAccount }: SqlQuery): Statement | undefined {
     // A statement without values goes as a simple query, as before: admin commands send several
     // statements in one text (db setup), which a prepared statement cannot hold.
     if (!this.enabled || values.length === 0) return undefined;
     const known = this.statements.get(text);
     if (known !== undefined || this.statements.size >= this.limit) return known;
-    if (namesAccount) {
+    if (anyAccount) {
       if (this.accountStatements >= this.accountLimit) return undefined;
       this.accountStatements++;
     }

@@ -44,7 +44,7 @@ export type ScopeIndex = 'indexed' | 'hidden';
 
 /**
  * The account, over alias `m`: a parameter, or written in the text (rowCount) for a statement
- * planned once, whose one plan is then weighed for the account's own messages (namesAccount).
+ * planned once, whose one plan is then weighed for the account's own messages (anyAccount).
  */
 function accountClause(query: MessageFilters, p: SqlParams, inText = false): string {
   return `m.account_id = ${inText ? rowCount(query.accountId) : p.add(query.accountId)}::bigint`;
@@ -281,6 +281,8 @@ export interface MessageStatementOptions {
   select?: 'id' | 'record';
   /** The trigram and capped reads: whether the scope's index may serve them (ScopeIndex). */
   scope?: ScopeIndex;
+  /** A first window with its account as a parameter, planned for its values (SqlQuery.anyAccount). */
+  anyAccount?: boolean;
 }
 
 /**
@@ -291,25 +293,26 @@ export function buildMessageIdsQuery(
   query: MessageQuery,
   strategy: MessageStrategy = 'walk',
   window: number | MessageWindowRest = MESSAGE_WINDOW,
-  { select = 'id', scope = 'indexed' }: MessageStatementOptions = {},
+  options: MessageStatementOptions = {},
 ): SqlQuery {
+  const { select = 'id', scope = 'indexed', anyAccount = false } = options;
   const p = new SqlParams();
   const columns = select === 'record' ? RECORD_SOURCE : 'm.id';
   let text: string;
   let planOnce = false;
-  let namesAccount = false;
+  let general: (() => SqlQuery) | undefined;
   if (strategy === 'window') {
     // The rest of a window continues the page: the first window held every match before it.
     const needed = typeof window === 'number' ? query.offset + query.limit : query.limit - window.found;
     // A first window of the first page is planned once (SqlQuery.planOnce): planning was 0.13 ms
     // of a common word's 0.6 ms window at M. Its plan is the walk of the account's newest messages
-    // whatever the values: the account is written in the text (namesAccount), so the one plan is
+    // whatever the values: the account is written in the text (anyAccount), so the one plan is
     // weighed for its rows as a plan for the values would be; its page too (rowCount); the words
     // and the scope are checks the planner cannot weigh (checkClause, the pattern as a subquery);
     // the window's length, a parameter, is weighed as a tenth of the account's rows, which only
     // makes the walk, and stopping at the page, look cheaper than they are estimated to be.
-    planOnce = typeof window === 'number' && query.offset === 0;
-    namesAccount = planOnce;
+    planOnce = typeof window === 'number' && query.offset === 0 && !anyAccount;
+    if (planOnce) general = () => buildMessageIdsQuery(query, strategy, window, { ...options, anyAccount: true });
     const newest = newestMessages(query, window, p, needed, planOnce);
     // The inboxes and the sender only check the window's rows (checkClause): 0.05 ms of a
     // 1.0–2.3 ms window of a common word at M. In the one clause of a window cut after a whole
@@ -391,7 +394,7 @@ export function buildMessageIdsQuery(
     ${NEWEST_FIRST}
     ${limitClause(query.limit, query.offset, p)}`;
   }
-  return { text, values: p.values, ...(planOnce && { planOnce }), ...(namesAccount && { namesAccount }) };
+  return { text, values: p.values, ...(planOnce && { planOnce }), ...(general && { anyAccount: general }) };
 }
 
 /**
@@ -695,14 +698,15 @@ export function buildMessageRecordsQuery(
   strategy: MessageStrategy,
   window?: number | MessageWindowRest,
   scope?: ScopeIndex,
+  anyAccount = false,
 ): SqlQuery {
-  const page = buildMessageIdsQuery(query, strategy, window, { select: 'record', scope });
+  const page = buildMessageIdsQuery(query, strategy, window, { select: 'record', scope, anyAccount });
   return {
     text: `
     SELECT ${MESSAGE_COLUMNS}${strategy === 'capped' ? ', m.matched' : ''} FROM (${page.text}) m
     ${NEWEST_FIRST}`,
     values: page.values,
     ...(page.planOnce && { planOnce: true }),
-    ...(page.namesAccount && { namesAccount: true }),
+    ...(page.anyAccount && { anyAccount: () => buildMessageRecordsQuery(query, strategy, window, scope, true) }),
   };
 }
