@@ -11,8 +11,8 @@ export interface SqlQuery {
    * The statement's plan is the same whatever its values, so Postgres may plan it once per
    * connection and run that plan again (a generic plan): its way in is fixed by its text (a
    * primary key, a walk of one index, filters written as a check no index serves) and every
-   * LIMIT and OFFSET its plan weighs is written in the text, never a `$n` (but a walk's length,
-   * which a generic plan weighs as a tenth of the rows: a shorter walk only favours walking). A
+   * LIMIT and OFFSET its plan weighs is written in the text, never a `$n` (a generic plan weighs
+   * one as a tenth of the rows; the message window's length is the exception, see there). A
    * statement that asks the planner to choose from its values (a pattern's selectivity, which of
    * two indexes) leaves it unset and is planned for its values on every run.
    */

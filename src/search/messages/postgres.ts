@@ -309,8 +309,10 @@ export function buildMessageIdsQuery(
     // whatever the values: the account is written in the text (anyAccount), so the one plan is
     // weighed for its rows as a plan for the values would be; its page too (rowCount); the words
     // and the scope are checks the planner cannot weigh (checkClause, the pattern as a subquery);
-    // the window's length, a parameter, is weighed as a tenth of the account's rows, which only
-    // makes the walk, and stopping at the page, look cheaper than they are estimated to be.
+    // the window's length stays a parameter, weighed as a tenth of the account's rows since the
+    // time bound: every other way to them reads them all and sorts them, the time bound being a
+    // condition of the walk's index. (The conversations window has no such bound, and a generic
+    // plan of it scanned and sorted.) A plan test holds it to the walk (test/variants.test.ts).
     planOnce = typeof window === 'number' && query.offset === 0 && !anyAccount;
     if (planOnce) general = () => buildMessageIdsQuery(query, strategy, window, { ...options, anyAccount: true });
     const newest = newestMessages(query, window, p, needed, planOnce);
