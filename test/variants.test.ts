@@ -55,6 +55,7 @@ import {
   MESSAGE_LIMITS,
   MESSAGE_WINDOW,
   type MessageLimits,
+  type MessageStatementOptions,
   type MessageStrategy,
   type MessageWindowRest,
   type ScopeIndex,
@@ -707,6 +708,36 @@ describe('the Postgres message engine', () => {
     expect(await ids({ after: 2 ** 40, rows: 2_000, found: 5 })).toEqual([]);
   });
 
+  it("tests a window's rows for one inbox before the words, and for every inbox after them", async () => {
+    const windows: string[] = [];
+    const spied: Db = {
+      ...t.db,
+      query: (q, label) => {
+        if (label === 'search_messages_pg_window') windows.push(q.text);
+        return t.db.query(q, label);
+      },
+    };
+    const engine = createPostgresEngine(spied);
+    const [busiest] = (
+      await t.admin.query<{ inbox_id: number }>(
+        `SELECT inbox_id FROM messages WHERE account_id = $1 AND content ILIKE '%order%' AND created_at > $2
+         GROUP BY inbox_id ORDER BY count(*) DESC LIMIT 1`,
+        [data.large.accountId, new Date(NOW.getTime() - 30 * DAY * 1000)],
+      )
+    ).rows;
+    const check = (text: string) => /WHERE coalesce\((.*), false\)/.exec(text)?.[1] ?? '';
+    for (const [params, first] of [
+      [{ q: 'order', inbox_id: busiest!.inbox_id }, /^m\.inbox_id = ANY/],
+      [{ q: 'order' }, /^m\.content COLLATE "C" ILIKE/],
+    ] as const) {
+      windows.length = 0;
+      const query = buildMessageQuery(access.admin, params, NOW.getTime())!;
+      expect((await engine.findRows!(query)).length, JSON.stringify(params)).toBeGreaterThan(0);
+      expect(windows.length, JSON.stringify(params)).toBeGreaterThan(0);
+      for (const text of windows) expect(check(text), JSON.stringify(params)).toMatch(first);
+    }
+  });
+
   it("plans a first window once, as the walk of the account's newest messages that stops at the page", async () => {
     const small = data.small[0]!;
     const smallAccess = await resolveAccess(t.db, { userId: small.adminUserId }, small.accountId);
@@ -847,11 +878,9 @@ describe('the Postgres message engine', () => {
       query: NonNullable<ReturnType<typeof buildMessageQuery>>,
       strategy: MessageStrategy,
       window?: number,
-      scope?: ScopeIndex,
+      options?: MessageStatementOptions,
     ) =>
-      t.db
-        .query<{ id: number }>(buildMessageIdsQuery(query, strategy, window, { scope }))
-        .then((r) => r.map((x) => Number(x.id)));
+      t.db.query<{ id: number }>(buildMessageIdsQuery(query, strategy, window, options)).then((r) => r.map((x) => Number(x.id)));
     await fc.assert(
       fc.asyncProperty(
         fc.array(
@@ -872,7 +901,7 @@ describe('the Postgres message engine', () => {
           if (!query) return;
           const walk = await ids(query, 'walk');
           expect(await ids(query, 'trigram')).toEqual(walk);
-          expect(await ids(query, 'trigram', undefined, 'hidden')).toEqual(walk);
+          expect(await ids(query, 'trigram', undefined, { scope: 'hidden' })).toEqual(walk);
           // The page's records as the walk's ids read again by primary key.
           const records = await t.db.query<MessageRow>({
             text: `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id = ANY($1::bigint[]) ORDER BY m.created_at DESC, m.id DESC`,
@@ -885,6 +914,8 @@ describe('the Postgres message engine', () => {
               for (const key of Object.keys(filters)) bump(counts, `window answered with ${key}`);
               expect(window).toEqual(walk);
             } else bump(counts, 'window gave way');
+            // The inboxes and the sender tested before the words: the same rows.
+            expect(await ids(query, 'window', size, { narrowingFirst: true })).toEqual(window);
           }
           for (const limits of [MESSAGE_LIMITS, ...MESSAGE_TEST_LIMITS]) {
             for (const db of [spied, blind, noSenderIndex]) {

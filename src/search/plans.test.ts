@@ -7,6 +7,7 @@ import {
   firstMessageStep,
   looseCandidates,
   MESSAGE_LIMITS,
+  narrowingFirst,
   scopeShare,
   unseenMatches,
 } from './messages/postgres.js';
@@ -344,6 +345,15 @@ describe('firstMessageStep', () => {
     expect(scopeShare(query(['order'], { inboxIds: [1] }), stats)).toBeCloseTo(0.4);
     // One sender of 10,000: 1 in 5,000 of the account's messages.
     expect(scopeShare(query(['order'], { inboxIds: [1], sender: { type: 'User', id: '3' } }), stats)).toBeCloseTo(0.4 / 5_000);
+  });
+
+  it('tests the inboxes and the sender before the words in a window when they keep at most half the messages', () => {
+    expect(narrowingFirst(query(['order']), stats)).toBe(false);
+    // Inbox 2: 60 % of the account's messages; inbox 1: 40 %.
+    expect(narrowingFirst(query(['order'], { inboxIds: [2] }), stats)).toBe(false);
+    expect(narrowingFirst(query(['order'], { inboxIds: [1] }), stats)).toBe(true);
+    expect(narrowingFirst(query(['order'], { sender: { type: 'Contact', id: '7' } }), stats)).toBe(true);
+    expect(narrowingFirst(query(['order'], { inboxIds: [1] }), undefined)).toBe(false);
   });
 
   it('reads the capped trigram matches when some word is in no sampled message, the sample window past the cap', () => {
