@@ -408,6 +408,31 @@ describe("the Postgres message engine's sender walk", () => {
       client.release();
     }
   });
+
+  it('is planned once on the first page, and its one plan reads that index whatever the sender', async () => {
+    const [agent] = (
+      await t.admin.query<{ sender_id: string }>(
+        `SELECT sender_id FROM messages WHERE account_id = $1 AND sender_type = 'User' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
+        [data.large.accountId],
+      )
+    ).rows;
+    for (const params of [
+      { q: 'order', from: 'contact:1' },
+      { q: 'order refund', from: `agent:${agent!.sender_id}` },
+      {
+        q: 'order',
+        from: `agent:${agent!.sender_id}`,
+        since: NOW.getTime() / 1000 - 30 * DAY,
+        until: NOW.getTime() / 1000 - DAY,
+      },
+    ]) {
+      const statement = buildMessageIdsQuery(buildMessageQuery(access.admin, params, NOW.getTime())!, 'sender');
+      expect(statement.planOnce, JSON.stringify(params)).toBe(true);
+      expect(await genericPlan(statement), JSON.stringify(params)).toContain(`Index Scan using ${INDEX.messagesSender}`);
+    }
+    const later = buildMessageQuery(access.admin, { q: 'order', from: 'contact:1', page: 2 }, NOW.getTime())!;
+    expect(buildMessageIdsQuery(later, 'sender').planOnce).toBeUndefined();
+  });
 });
 
 type Counts = Record<string, number>;
