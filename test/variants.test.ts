@@ -277,6 +277,45 @@ describe('the contacts trigram statement', () => {
   });
 });
 
+describe("an administrator's conversations window", () => {
+  it("is planned once on the first page, as the walk of the account's newest conversations", async () => {
+    const small = data.small[0]!;
+    const smallAccess = await resolveAccess(t.db, { userId: small.adminUserId }, small.accountId);
+    const cases = [
+      [access.admin, { q: 'example' }],
+      [access.admin, { q: 'oliver', since: NOW.getTime() / 1000 - 30 * DAY, until: NOW.getTime() / 1000 - DAY }],
+      [smallAccess, { q: 'example' }],
+      // An account whose conversations the statistics never saw.
+      [{ ...access.admin, accountId: 99_999 }, { q: 'example' }],
+    ] as const;
+    for (const [who, params] of cases) {
+      for (const window of [30, 446, 1_000]) {
+        const label = `${who.accountId} ${JSON.stringify(params)} window ${window}`;
+        const limits = { ...CONVERSATION_LIMITS, window };
+        const statement = buildConversationsQuery(who, params, 'window', limits);
+        expect(statement.planOnce, label).toBe(true);
+        // The window's length in the text, on the ladder: a generic plan weighs a `$n` as a tenth
+        // of the account's conversations (at M it then scanned the table and sorted it).
+        expect(statement.text, label).toMatch(/ORDER BY cv\.created_at DESC, cv\.id DESC LIMIT (100|504|1000)\) cv/);
+        const plan = await genericPlan(statement);
+        // Weighed for the account's rows: the large account walks, stopping at the page; a small
+        // one (50 conversations) may read its own by the account's index and sort them. None
+        // reads the table.
+        expect(plan, label).not.toContain('Seq Scan on conversations');
+        if (who.accountId === data.large.accountId) {
+          expect(plan, label).toContain(`Index Scan using ${INDEX.conversationsCreated}`);
+          expect(plan, label).not.toContain('Sort Key: cv.');
+        }
+        // The same statement for any account, planned for its values, gives the same rows.
+        expect(await t.db.query(statement.anyAccount!()), label).toEqual(await t.db.query(statement));
+      }
+    }
+    // An agent's window, and a later page's, are planned for their values.
+    expect(buildConversationsQuery(access.agent, { q: 'example' }, 'window').planOnce).toBeUndefined();
+    expect(buildConversationsQuery(access.admin, { q: 'example', page: 2 }, 'window').planOnce).toBeUndefined();
+  });
+});
+
 describe('a contacts window', () => {
   it('stops reading when the page is full, and sorts by id only the matches', async () => {
     // The domain most contacts share: the page fills from the first rows of a long window.

@@ -13,7 +13,9 @@ import {
   checkClause,
   epoch,
   longerWindow,
+  ladderStep,
   pageClause,
+  rowCount,
   shareWindow,
   tableRows,
   timeBounds,
@@ -160,16 +162,51 @@ const HIT_COLUMNS = `cv.id, cv.display_id, cv.account_id, cv.inbox_id, cv.status
 /** The sizes one statement uses (a window's length, the candidates' caps). */
 type QueryLimits = Pick<ConversationLimits, 'window' | 'candidateCap' | 'displayIdCap'>;
 
+/** The least window planned once (windowPlannedOnce): its lengths run from it to ten times it. */
+const ONCE_WINDOW_LEAST = 100;
+
+/**
+ * The length of an administrator's window of the first page when it is planned once
+ * (SqlQuery.planOnce), else undefined. Planning was 0.25 ms of a common term's 1.1–1.5 ms window
+ * at M, and its plan is the walk of searchdesk_conversations_account_created whatever the values,
+ * once the account and the window's length are in the text (the one plan is then weighed for the
+ * account's rows and that length, as a plan for the values is) and the inboxes are a check no
+ * index serves: an administrator's are all the account's, kept by every row. (With the length a
+ * parameter, weighed as a tenth of the account's conversations, the one plan of `webmail` at M
+ * scanned the table and sorted it: 2.0 → 42.7 ms.) The length is rounded up to a short ladder
+ * (ladderStep), so few texts name each account; a window longer than its top is planned for its
+ * values, as an agent's is (its inboxes may keep few of the account's rows).
+ */
+export function windowPlannedOnce(
+  access: Partial<Pick<AccessContext, 'role'>>,
+  params: ConversationsParams,
+  window: number,
+): number | undefined {
+  if (access.role !== 'administrator' || (params.page ?? 1) !== 1 || window > 10 * ONCE_WINDOW_LEAST) return undefined;
+  // The first step of the ladder at or above `window` (a longer window is exact all the same).
+  for (let k = 0; k <= 10; k++) {
+    const rows = ladderStep(ONCE_WINDOW_LEAST * 2 ** (k / 3), ONCE_WINDOW_LEAST);
+    if (rows >= window) return rows;
+  }
+  return undefined;
+}
+
 export function buildConversationsQuery(
-  access: Pick<AccessContext, 'accountId' | 'inboxIds'>,
+  access: Pick<AccessContext, 'accountId' | 'inboxIds'> & Partial<Pick<AccessContext, 'role'>>,
   params: ConversationsParams,
   strategy: ConversationStrategy = 'scan',
   limits: QueryLimits = CONVERSATION_LIMITS,
+  anyAccount = false,
 ): SqlQuery {
-  const { window: windowRows, candidateCap, displayIdCap } = limits;
+  const { candidateCap, displayIdCap } = limits;
   const p = new SqlParams();
-  const account = p.add(access.accountId);
-  const scope = [`cv.account_id = ${account}::bigint`, `cv.inbox_id = ANY(${p.add(access.inboxIds)}::bigint[])`];
+  // The general statement (anyAccount) reads the same window, the account a parameter.
+  const ladder = strategy === 'window' ? windowPlannedOnce(access, params, limits.window) : undefined;
+  const windowRows = ladder ?? limits.window;
+  const once = anyAccount ? undefined : ladder;
+  const account = once ? rowCount(access.accountId) : p.add(access.accountId);
+  const inboxes = `cv.inbox_id = ANY(${p.add(access.inboxIds)}::bigint[])`;
+  const scope = [`cv.account_id = ${account}::bigint`, inboxes];
   const bounds = timeBounds('cv.last_activity_at', params.since, params.until, p);
   const accessible = [...scope, ...bounds].join(' AND ');
   // The same, checking rows a probe already found (by display id, by contact): one clause
@@ -180,7 +217,7 @@ export function buildConversationsQuery(
   const searched = ['cv.display_id::text', ...contactColumns];
   const match = () => substringMatch(searched, params.q, p);
   const order = 'ORDER BY cv.created_at DESC, cv.id DESC';
-  const page = pageClause(params.page ?? 1, PAGE_SIZE, p);
+  const page = pageClause(params.page ?? 1, PAGE_SIZE, p, once !== undefined);
   const joinContact = 'LEFT JOIN contacts ct ON ct.id = cv.contact_id AND ct.account_id = cv.account_id';
   let ctes: string;
   /** SQL of the candidate strategy's overflow flag; the other strategies never overflow. */
@@ -199,7 +236,8 @@ export function buildConversationsQuery(
         SELECT ${HIT_COLUMNS}
         FROM (SELECT cv.id, cv.account_id, cv.contact_id, cv.display_id, cv.created_at, cv.last_activity_at,
                      cv.inbox_id, cv.status, cv.assignee_id, cv.team_id
-              FROM conversations cv WHERE ${scope.join(' AND ')} ${order} LIMIT ${p.add(windowRows)}) cv
+              FROM conversations cv WHERE ${(once ? [scope[0], ...checkClause([inboxes])] : scope).join(' AND ')}
+              ${order} LIMIT ${once ? rowCount(windowRows) : p.add(windowRows)}) cv
         LEFT JOIN LATERAL (
           SELECT ct.id, ${contactColumns.join(', ')} FROM contacts ct
           WHERE ct.id = cv.contact_id AND ct.account_id = cv.account_id LIMIT 1
@@ -278,7 +316,13 @@ export function buildConversationsQuery(
            ${strategy === 'window' ? tableRows('conversations') : 'NULL::float8'} AS table_rows
     ${from}
     ORDER BY c.created_at DESC, c.id DESC`;
-  return { text, values: p.values };
+  if (once === undefined) return { text, values: p.values };
+  return {
+    text,
+    values: p.values,
+    planOnce: true,
+    anyAccount: () => buildConversationsQuery(access, params, strategy, limits, true),
+  };
 }
 
 export function toConversationRecord(row: ConversationRow): ConversationRecord {

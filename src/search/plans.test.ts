@@ -13,7 +13,13 @@ import {
 } from './messages/postgres.js';
 import type { MessageQuery } from './messages/query.js';
 import { estimateShare, type ColumnStats, type TableStats } from './statistics.js';
-import { CONVERSATION_LIMITS, CONVERSATION_WINDOW, conversationPlan, firstConversationWindow } from './conversations.js';
+import {
+  CONVERSATION_LIMITS,
+  CONVERSATION_WINDOW,
+  conversationPlan,
+  firstConversationWindow,
+  windowPlannedOnce,
+} from './conversations.js';
 import { longerWindow, windowCanHold } from './sql.js';
 import { looksSpecific } from './text.js';
 
@@ -272,6 +278,23 @@ describe('firstContactWindow', () => {
     expect(firstContactWindow({ q: 'term' }, undefined)).toBe(window);
     const deepest = Math.floor((window - 1) / 15);
     expect(firstContactWindow({ q: 'term', page: deepest + 1 }, undefined)).toBe(0);
+  });
+});
+
+describe('windowPlannedOnce', () => {
+  const admin = { role: 'administrator' as const };
+  it("plans an administrator's first-page window once, its length rounded up to a short ladder", () => {
+    expect(windowPlannedOnce(admin, { q: 'oliver' }, 446)).toBe(504);
+    expect(windowPlannedOnce(admin, { q: 'oliver' }, 30)).toBe(100);
+    expect(windowPlannedOnce(admin, { q: 'oliver' }, 1_000)).toBe(1_000);
+    const lengths = new Set(Array.from({ length: 1_000 }, (_, i) => windowPlannedOnce(admin, { q: 'oliver' }, i + 1)));
+    expect(lengths.size).toBe(11);
+  });
+  it("plans an agent's window, a later page's and a longer window for their values", () => {
+    expect(windowPlannedOnce({ role: 'agent' }, { q: 'oliver' }, 446)).toBeUndefined();
+    expect(windowPlannedOnce(admin, { q: 'oliver', page: 2 }, 446)).toBeUndefined();
+    expect(windowPlannedOnce(admin, { q: 'oliver' }, 1_001)).toBeUndefined();
+    expect(windowPlannedOnce({}, { q: 'oliver' }, 446)).toBeUndefined();
   });
 });
 
