@@ -313,8 +313,8 @@ export function buildMessageIdsQuery(
     // and the scope are checks the planner cannot weigh (checkClause, the pattern as a subquery);
     // the window's length stays a parameter, weighed as a tenth of the account's rows since the
     // time bound: every other way to them reads them all and sorts them, the time bound being a
-    // condition of the walk's index. (The conversations window has no such bound, and a generic
-    // plan of it scanned and sorted.) A plan test holds it to the walk (test/variants.test.ts).
+    // condition of the walk's index. (The conversations window has no such bound, so its length
+    // is in its text: windowPlannedOnce.) A plan test holds it to the walk (test/variants.test.ts).
     planOnce = typeof window === 'number' && query.offset === 0 && !anyAccount;
     if (planOnce) general = () => buildMessageIdsQuery(query, strategy, window, { ...options, anyAccount: true });
     const newest = newestMessages(query, window, p, needed, planOnce);
