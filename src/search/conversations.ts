@@ -196,15 +196,15 @@ export function buildConversationsQuery(
   params: ConversationsParams,
   strategy: ConversationStrategy = 'scan',
   limits: QueryLimits = CONVERSATION_LIMITS,
-  anyAccount = false,
+  accountAsParameter = false,
 ): SqlQuery {
   const { candidateCap, displayIdCap } = limits;
   const p = new SqlParams();
-  // The general statement (anyAccount) reads the same window, the account a parameter.
+  // The general statement (SqlQuery.anyAccount) reads the same window, the account a parameter.
   const ladder = strategy === 'window' ? windowPlannedOnce(access, params, limits.window) : undefined;
   const windowRows = ladder ?? limits.window;
-  const once = anyAccount ? undefined : ladder;
-  const account = once ? rowCount(access.accountId) : p.add(access.accountId);
+  const planOnce = ladder !== undefined && !accountAsParameter;
+  const account = planOnce ? rowCount(access.accountId) : p.add(access.accountId);
   const inboxes = `cv.inbox_id = ANY(${p.add(access.inboxIds)}::bigint[])`;
   const scope = [`cv.account_id = ${account}::bigint`, inboxes];
   const bounds = timeBounds('cv.last_activity_at', params.since, params.until, p);
@@ -217,7 +217,7 @@ export function buildConversationsQuery(
   const searched = ['cv.display_id::text', ...contactColumns];
   const match = () => substringMatch(searched, params.q, p);
   const order = 'ORDER BY cv.created_at DESC, cv.id DESC';
-  const page = pageClause(params.page ?? 1, PAGE_SIZE, p, once !== undefined);
+  const page = pageClause(params.page ?? 1, PAGE_SIZE, p, planOnce);
   const joinContact = 'LEFT JOIN contacts ct ON ct.id = cv.contact_id AND ct.account_id = cv.account_id';
   let ctes: string;
   /** SQL of the candidate strategy's overflow flag; the other strategies never overflow. */
@@ -236,8 +236,8 @@ export function buildConversationsQuery(
         SELECT ${HIT_COLUMNS}
         FROM (SELECT cv.id, cv.account_id, cv.contact_id, cv.display_id, cv.created_at, cv.last_activity_at,
                      cv.inbox_id, cv.status, cv.assignee_id, cv.team_id
-              FROM conversations cv WHERE ${(once ? [scope[0], ...checkClause([inboxes])] : scope).join(' AND ')}
-              ${order} LIMIT ${once ? rowCount(windowRows) : p.add(windowRows)}) cv
+              FROM conversations cv WHERE ${(planOnce ? [scope[0], ...checkClause([inboxes])] : scope).join(' AND ')}
+              ${order} LIMIT ${planOnce ? rowCount(windowRows) : p.add(windowRows)}) cv
         LEFT JOIN LATERAL (
           SELECT ct.id, ${contactColumns.join(', ')} FROM contacts ct
           WHERE ct.id = cv.contact_id AND ct.account_id = cv.account_id LIMIT 1
@@ -316,11 +316,11 @@ export function buildConversationsQuery(
            ${strategy === 'window' ? tableRows('conversations') : 'NULL::float8'} AS table_rows
     ${from}
     ORDER BY c.created_at DESC, c.id DESC`;
-  if (once === undefined) return { text, values: p.values };
+  if (!planOnce) return { text, values: p.values };
   return {
     text,
     values: p.values,
-    planOnce: true,
+    planOnce,
     anyAccount: () => buildConversationsQuery(access, params, strategy, limits, true),
   };
 }

@@ -282,7 +282,7 @@ export interface MessageStatementOptions {
   /** The trigram and capped reads: whether the scope's index may serve them (ScopeIndex). */
   scope?: ScopeIndex;
   /** A first window with its account as a parameter, planned for its values (SqlQuery.anyAccount). */
-  anyAccount?: boolean;
+  accountAsParameter?: boolean;
   /** A window's filter tests the inboxes and the sender before the words (narrowingFirst). */
   narrowingFirst?: boolean;
 }
@@ -297,7 +297,7 @@ export function buildMessageIdsQuery(
   window: number | MessageWindowRest = MESSAGE_WINDOW,
   options: MessageStatementOptions = {},
 ): SqlQuery {
-  const { select = 'id', scope = 'indexed', anyAccount = false, narrowingFirst = false } = options;
+  const { select = 'id', scope = 'indexed', accountAsParameter = false, narrowingFirst = false } = options;
   const p = new SqlParams();
   const columns = select === 'record' ? RECORD_SOURCE : 'm.id';
   let text: string;
@@ -315,8 +315,8 @@ export function buildMessageIdsQuery(
     // time bound: every other way to them reads them all and sorts them, the time bound being a
     // condition of the walk's index. (The conversations window has no such bound, so its length
     // is in its text: windowPlannedOnce.) A plan test holds it to the walk (test/variants.test.ts).
-    planOnce = typeof window === 'number' && query.offset === 0 && !anyAccount;
-    if (planOnce) general = () => buildMessageIdsQuery(query, strategy, window, { ...options, anyAccount: true });
+    planOnce = typeof window === 'number' && query.offset === 0 && !accountAsParameter;
+    if (planOnce) general = () => buildMessageIdsQuery(query, strategy, window, { ...options, accountAsParameter: true });
     const newest = newestMessages(query, window, p, needed, planOnce);
     // The inboxes and the sender only check the window's rows (checkClause): 0.05 ms of a
     // 1.0–2.3 ms window of a common word at M. In the one clause of a window cut after a whole
@@ -735,7 +735,7 @@ export function buildMessageRecordsQuery(
     values: page.values,
     ...(page.planOnce && { planOnce: true }),
     ...(page.anyAccount && {
-      anyAccount: () => buildMessageRecordsQuery(query, strategy, window, { ...options, anyAccount: true }),
+      anyAccount: () => buildMessageRecordsQuery(query, strategy, window, { ...options, accountAsParameter: true }),
     }),
   };
 }
