@@ -42,10 +42,12 @@ import {
   CONVERSATION_LIMITS,
   searchConversations,
   type ConversationLimits,
+  type ConversationQueryOptions,
   type ConversationRow,
   type ConversationStrategy,
 } from '../src/search/conversations.js';
 import { PAGE_SIZE } from '../src/search/params.js';
+import { shareWithinAccount, tableStats } from '../src/search/statistics.js';
 import { splitWords } from '../src/search/text.js';
 import { buildMessageQuery } from '../src/search/messages/query.js';
 import {
@@ -289,14 +291,14 @@ describe("an administrator's conversations window", () => {
       [{ ...access.admin, accountId: 99_999 }, { q: 'example' }],
     ] as const;
     for (const [who, params] of cases) {
-      for (const window of [30, 446, 1_000]) {
+      for (const window of [30, 446, 1_000, 1_100]) {
         const label = `${who.accountId} ${JSON.stringify(params)} window ${window}`;
         const limits = { ...CONVERSATION_LIMITS, window };
         const statement = buildConversationsQuery(who, params, 'window', limits);
         expect(statement.planOnce, label).toBe(true);
         // The window's length in the text, on the ladder: a generic plan weighs a `$n` as a tenth
         // of the account's conversations (at M it then scanned the table and sorted it).
-        expect(statement.text, label).toMatch(/ORDER BY cv\.created_at DESC, cv\.id DESC LIMIT (100|504|1000)\) cv/);
+        expect(statement.text, label).toMatch(/ORDER BY cv\.created_at DESC, cv\.id DESC LIMIT (100|501|1000|1259)\) cv/);
         const plan = await genericPlan(statement);
         // Weighed for the account's rows: the large account walks, stopping at the page; a small
         // one (50 conversations) may read its own by the account's index and sort them. None
@@ -310,9 +312,62 @@ describe("an administrator's conversations window", () => {
         expect(await t.db.query(statement.anyAccount!()), label).toEqual(await t.db.query(statement));
       }
     }
-    // An agent's window, and a later page's, are planned for their values.
+    // An agent's window without the share of its inboxes, and a later page's, are planned for
+    // their values.
     expect(buildConversationsQuery(access.agent, { q: 'example' }, 'window').planOnce).toBeUndefined();
     expect(buildConversationsQuery(access.admin, { q: 'example', page: 2 }, 'window').planOnce).toBeUndefined();
+  });
+});
+
+describe("an agent's conversations window", () => {
+  /** The share of the large account's conversations in `inboxIds`, as the search weighs it. */
+  const shareOf = async (inboxIds: number[]) => {
+    const stats = await tableStats(t.db, 'conversations', ['account_id', 'inbox_id']);
+    return shareWithinAccount(stats!, data.large.accountId, 'inbox_id', inboxIds);
+  };
+
+  it('is planned once, as the walk, when its inboxes keep many of the account’s conversations', async () => {
+    const inboxShare = await shareOf(access.agent.inboxIds);
+    expect(inboxShare).toBeGreaterThan(0.1);
+    for (const params of [{ q: 'example' }, { q: 'oliver', since: NOW.getTime() / 1000 - 30 * DAY }]) {
+      const statement = buildConversationsQuery(access.agent, params, 'window', CONVERSATION_LIMITS, { inboxShare });
+      expect(statement.planOnce).toBe(true);
+      const plan = await genericPlan(statement);
+      expect(plan).toContain(`Index Scan using ${INDEX.conversationsCreated}`);
+      expect(plan).not.toContain('Sort Key: cv.');
+      expect(await t.db.query(statement.anyAccount!()), JSON.stringify(params)).toEqual(await t.db.query(statement));
+    }
+    // The search weighs the same share: the statement it runs is the one planned once.
+    const ran: Array<[string | undefined, SqlQuery]> = [];
+    const spied: Db = {
+      kind: t.db.kind,
+      ping: () => t.db.ping(),
+      close: () => t.db.close(),
+      query: (q, label) => (ran.push([label, q]), t.db.query(q, label)),
+    };
+    await searchConversations(ctx(spied, 'agent', true), { q: 'example' });
+    const windows = ran.filter(([label]) => label === 'search_conversations_window');
+    expect(windows.length).toBeGreaterThan(0);
+    expect(windows[0]![1].planOnce).toBe(true);
+  });
+
+  it('is planned for its values when its inboxes keep few of them, whose walk would read the account', async () => {
+    const [fewest] = await t.admin
+      .query<{ inbox_id: number }>(
+        `SELECT inbox_id FROM conversations WHERE account_id = $1 GROUP BY 1 ORDER BY count(*), inbox_id LIMIT 1`,
+        [data.large.accountId],
+      )
+      .then((r) => r.rows);
+    const inboxShare = await shareOf([fewest!.inbox_id]);
+    expect(inboxShare).toBeLessThan(0.01);
+    const statement = buildConversationsQuery(
+      { ...access.agent, inboxIds: [fewest!.inbox_id] },
+      { q: 'example' },
+      'window',
+      CONVERSATION_LIMITS,
+      { inboxShare },
+    );
+    expect(statement.planOnce).toBeUndefined();
   });
 });
 
@@ -528,9 +583,10 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       strategy: ConversationStrategy,
       window = CONVERSATION_LIMITS.window,
       displayIdCap = CONVERSATION_LIMITS.displayIdCap,
+      options: ConversationQueryOptions = {},
     ) =>
       db.query<ConversationRow & { id: number | null; overflow: boolean }>(
-        buildConversationsQuery(access[who], params as never, strategy, { window, candidateCap: CAP, displayIdCap }),
+        buildConversationsQuery(access[who], params as never, strategy, { window, candidateCap: CAP, displayIdCap }, options),
       );
     /**
      * The records of conversations `rows`, in their order, read by a plain statement of joins
@@ -615,14 +671,18 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       // Every strategy's rows carry the same records: the page's columns and their decoration.
       const records = await conversationRecords(conversations);
       expect(asRecords(conversations)).toEqual(records);
-      for (const size of [undefined, ...CONVERSATION_TEST_LIMITS.map((l) => l.window)]) {
-        const window = await conversationRows(who, params, 'window', size);
-        expect(asRecords(window)).toEqual(records.slice(0, ids(window).length));
-        const answered = checkWindow('conversations', window, conversations);
-        // since/until are tested outside the window, with the match.
-        if (answered && (params.since !== undefined || params.until !== undefined))
-          bump(counts, 'conversations window answered with since/until');
-      }
+      for (const size of [undefined, ...CONVERSATION_TEST_LIMITS.map((l) => l.window)])
+        // Planned for its values (an agent's inboxes of a share unknown) and planned once (as the
+        // statistics give an administrator's, or an agent's inboxes keeping many rows).
+        for (const inboxShare of [undefined, 1]) {
+          const window = await conversationRows(who, params, 'window', size, undefined, { inboxShare });
+          expect(asRecords(window)).toEqual(records.slice(0, ids(window).length));
+          const answered = checkWindow('conversations', window, conversations);
+          // since/until are tested outside the window, with the match.
+          if (answered && (params.since !== undefined || params.until !== undefined))
+            bump(counts, 'conversations window answered with since/until');
+          if (answered && who === 'agent' && inboxShare === 1) bump(counts, "conversations agent's window planned once answered");
+        }
       for (const displayIdCap of [CONVERSATION_LIMITS.displayIdCap, DISPLAY_ID_TEST_CAP]) {
         const candidates = await conversationRows(who, params, 'candidates', undefined, displayIdCap);
         if (candidates[0]?.overflow) bump(counts, 'conversations candidates overflowed');
@@ -724,6 +784,7 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       'conversations search_conversations_candidates > search_conversations_scan',
       'conversations window answered',
       'conversations window answered with since/until',
+      "conversations agent's window planned once answered",
       'conversations window gave way',
       'conversations candidates answered',
       'conversations candidates overflowed',

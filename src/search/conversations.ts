@@ -13,7 +13,6 @@ import {
   checkClause,
   epoch,
   longerWindow,
-  ladderStep,
   pageClause,
   rowCount,
   shareWindow,
@@ -23,7 +22,7 @@ import {
   type WindowLimits,
 } from './sql.js';
 import { CONTACT_COLUMNS } from './contacts.js';
-import { estimateShare, tableStats, type TableStats } from './statistics.js';
+import { estimateShare, shareWithinAccount, tableStats, type TableStats } from './statistics.js';
 import { hasTrigram, indexedSubstringMatch, looksSpecific, rowMatch, substringMatch } from './text.js';
 
 export interface ConversationRow {
@@ -162,33 +161,49 @@ const HIT_COLUMNS = `cv.id, cv.display_id, cv.account_id, cv.inbox_id, cv.status
 /** The sizes one statement uses (a window's length, the candidates' caps). */
 type QueryLimits = Pick<ConversationLimits, 'window' | 'candidateCap' | 'displayIdCap'>;
 
-/** The least window planned once (windowPlannedOnce): its lengths run from it to ten times it. */
+/** The least window planned once (windowPlannedOnce); the ladder runs from it to CONVERSATION_WALK_CAP. */
 const ONCE_WINDOW_LEAST = 100;
 
 /**
- * The length of an administrator's window of the first page when it is planned once
- * (SqlQuery.planOnce), else undefined. Planning was 0.25 ms of a common term's 1.1–1.5 ms window
- * at M, and its plan is the walk of searchdesk_conversations_account_created whatever the values,
- * once the account and the window's length are in the text (the one plan is then weighed for the
- * account's rows and that length, as a plan for the values is) and the inboxes are a check no
- * index serves: an administrator's are all the account's, kept by every row. (With the length a
- * parameter, weighed as a tenth of the account's conversations, the one plan of `webmail` at M
- * scanned the table and sorted it: 2.0 → 42.7 ms.) The length is rounded up to a short ladder
- * (ladderStep), so few texts name each account; a window longer than its top is planned for its
- * values, as an agent's is (its inboxes may keep few of the account's rows).
+ * The length of a first-page window when it is planned once (SqlQuery.planOnce), else undefined.
+ * Planning was 0.25 ms of a common term's 1.1–1.5 ms window at M on one machine, 1.1 of 3.0–5.8
+ * ms on another, and its plan is the walk of searchdesk_conversations_account_created whatever
+ * the values, once the account and the window's length are in the text (the one plan is then
+ * weighed for the account's rows and that length, as a plan for the values is) and the inboxes
+ * are a check no index serves. (With the length a parameter, weighed as a tenth of the account's
+ * conversations, the one plan of `webmail` at M scanned the table and sorted it: 2.0 → 42.7 ms.)
+ * The length is rounded up to a ladder of ten steps a decade (100, 126, 158, … 10,000), so few
+ * texts name each account; a window is exact however much longer than asked.
+ *
+ * The walk reads about length ÷ `inboxShare` rows: the share of the account's conversations in
+ * the caller's inboxes (1 for an administrator, whose inboxes are all the account's; for an
+ * agent, from the statistics, as a plan for the values weighs it; undefined without them). It is
+ * planned once while that stays within CONVERSATION_WALK_CAP, the longest walk a window ever
+ * makes; past it, planned for the values, which may read the few inboxes' rows and sort them. An
+ * agent's `example` at M, 10 inboxes of 50 (20 % of the account), 3.0 → 2.0 ms; one inbox of 1 %
+ * (11,000 rows walked), 4.0 → 3.3; one of 0.2 % (52,000), 5.8 → 7.3, and one of 44
+ * conversations (the whole account walked), 3.6 → 25.9: those stay planned for their values.
  */
 export function windowPlannedOnce(
-  access: Partial<Pick<AccessContext, 'role'>>,
   params: ConversationsParams,
   window: number,
+  inboxShare: number | undefined,
 ): number | undefined {
-  if (access.role !== 'administrator' || (params.page ?? 1) !== 1 || window > 10 * ONCE_WINDOW_LEAST) return undefined;
-  // The first step of the ladder at or above `window` (a longer window is exact all the same).
-  for (let k = 0; k <= 10; k++) {
-    const rows = ladderStep(ONCE_WINDOW_LEAST * 2 ** (k / 3), ONCE_WINDOW_LEAST);
-    if (rows >= window) return rows;
+  if ((params.page ?? 1) !== 1 || !inboxShare) return undefined;
+  // The first step of the ladder at or above `window`.
+  for (let k = 0; ; k++) {
+    const rows = Math.round(ONCE_WINDOW_LEAST * 10 ** (k / 10));
+    if (rows > CONVERSATION_WALK_CAP) return undefined;
+    if (rows >= window) return rows / inboxShare <= CONVERSATION_WALK_CAP ? rows : undefined;
   }
-  return undefined;
+}
+
+/** How one conversations statement is written, beside its strategy and sizes. */
+export interface ConversationQueryOptions {
+  /** The share of the account's conversations in the caller's inboxes (windowPlannedOnce). */
+  inboxShare?: number;
+  /** The general statement (SqlQuery.anyAccount): the account a parameter, planned for its values. */
+  accountAsParameter?: boolean;
 }
 
 export function buildConversationsQuery(
@@ -196,12 +211,13 @@ export function buildConversationsQuery(
   params: ConversationsParams,
   strategy: ConversationStrategy = 'scan',
   limits: QueryLimits = CONVERSATION_LIMITS,
-  accountAsParameter = false,
+  options: ConversationQueryOptions = {},
 ): SqlQuery {
   const { candidateCap, displayIdCap } = limits;
+  const { inboxShare = access.role === 'administrator' ? 1 : undefined, accountAsParameter = false } = options;
   const p = new SqlParams();
   // The general statement (SqlQuery.anyAccount) reads the same window, the account a parameter.
-  const ladder = strategy === 'window' ? windowPlannedOnce(access, params, limits.window) : undefined;
+  const ladder = strategy === 'window' ? windowPlannedOnce(params, limits.window, inboxShare) : undefined;
   const windowRows = ladder ?? limits.window;
   const planOnce = ladder !== undefined && !accountAsParameter;
   const account = planOnce ? rowCount(access.accountId) : p.add(access.accountId);
@@ -321,7 +337,7 @@ export function buildConversationsQuery(
     text,
     values: p.values,
     planOnce,
-    anyAccount: () => buildConversationsQuery(access, params, strategy, limits, true),
+    anyAccount: () => buildConversationsQuery(access, params, strategy, limits, { ...options, accountAsParameter: true }),
   };
 }
 
@@ -396,6 +412,18 @@ export function firstConversationWindow(
   return shareWindow(params.page ?? 1, share, limits).rows ?? limits.window;
 }
 
+/**
+ * The share of the account's conversations in the caller's inboxes, for a window of the first
+ * page (windowPlannedOnce): 1 for an administrator, an agent's from the statistics of
+ * conversations.account_id and inbox_id (read at most once per STATS_TTL_MS), undefined without.
+ */
+async function inboxShare(ctx: SearchContext, params: ConversationsParams): Promise<number | undefined> {
+  if (ctx.access.role === 'administrator') return 1;
+  if ((params.page ?? 1) !== 1) return undefined;
+  const stats = await tableStats(ctx.db, 'conversations', ['account_id', 'inbox_id']);
+  return stats && shareWithinAccount(stats, ctx.access.accountId, 'inbox_id', ctx.access.inboxIds);
+}
+
 const isRow = (r: MaybeConversationRow): r is MaybeConversationRow & ConversationRow => r.id !== null;
 
 /** The rows of one strategy, or undefined when that strategy cannot tell the exact answer. */
@@ -404,9 +432,10 @@ async function tryStrategy(
   params: ConversationsParams,
   strategy: ConversationStrategy,
   limits: QueryLimits,
+  options: ConversationQueryOptions,
 ): Promise<{ rows?: ConversationRow[]; tableRows?: number | null; returned: number }> {
   const rows = await ctx.db.query<MaybeConversationRow>(
-    buildConversationsQuery(ctx.access, params, strategy, limits),
+    buildConversationsQuery(ctx.access, params, strategy, limits, options),
     `search_conversations_${strategy}`,
   );
   // A window is exact when it holds the whole page plus the row telling has_more.
@@ -438,13 +467,15 @@ export async function searchConversations(
   const done = (rows: ConversationRow[]) => toPage(rows.map(toConversationRecord));
   const stats = ordered && hasTrigram(params.q) ? await tableStats(ctx.db, 'contacts', CONTACT_COLUMNS) : undefined;
   const limits = { ...baseLimits, window: firstConversationWindow(params, stats, baseLimits) };
-  for (const strategy of conversationPlan(params, ordered, limits.window)) {
-    const first = await tryStrategy(ctx, params, strategy, limits);
+  const plan = conversationPlan(params, ordered, limits.window);
+  const options = { inboxShare: plan[0] === 'window' ? await inboxShare(ctx, params) : undefined };
+  for (const strategy of plan) {
+    const first = await tryStrategy(ctx, params, strategy, limits, options);
     if (first.rows) return done(first.rows);
     if (strategy !== 'window') continue;
     const longer = longerWindow(params.page ?? 1, first.returned, first.tableRows, limits);
     if (longer === undefined) continue;
-    const second = await tryStrategy(ctx, params, 'window', { ...limits, window: longer });
+    const second = await tryStrategy(ctx, params, 'window', { ...limits, window: longer }, options);
     if (second.rows) return done(second.rows);
   }
   throw new Error('the plain statement, last in every plan, always answers');

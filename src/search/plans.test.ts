@@ -282,19 +282,30 @@ describe('firstContactWindow', () => {
 });
 
 describe('windowPlannedOnce', () => {
-  const admin = { role: 'administrator' as const };
-  it("plans an administrator's first-page window once, its length rounded up to a short ladder", () => {
-    expect(windowPlannedOnce(admin, { q: 'oliver' }, 446)).toBe(504);
-    expect(windowPlannedOnce(admin, { q: 'oliver' }, 30)).toBe(100);
-    expect(windowPlannedOnce(admin, { q: 'oliver' }, 1_000)).toBe(1_000);
-    const lengths = new Set(Array.from({ length: 1_000 }, (_, i) => windowPlannedOnce(admin, { q: 'oliver' }, i + 1)));
-    expect(lengths.size).toBe(11);
+  it("plans an administrator's first-page window once, its length rounded up to a ladder of ten steps a decade", () => {
+    expect(windowPlannedOnce({ q: 'oliver' }, 446, 1)).toBe(501);
+    expect(windowPlannedOnce({ q: 'oliver' }, 30, 1)).toBe(100);
+    expect(windowPlannedOnce({ q: 'oliver' }, 1_000, 1)).toBe(1_000);
+    expect(windowPlannedOnce({ q: 'oliver' }, 1_089, 1)).toBe(1_259);
+    expect(windowPlannedOnce({ q: 'oliver' }, 10_000, 1)).toBe(10_000);
+    const lengths = new Set(Array.from({ length: 10_000 }, (_, i) => windowPlannedOnce({ q: 'oliver' }, i + 1, 1)));
+    expect(lengths.size).toBe(21);
   });
-  it("plans an agent's window, a later page's and a longer window for their values", () => {
-    expect(windowPlannedOnce({ role: 'agent' }, { q: 'oliver' }, 446)).toBeUndefined();
-    expect(windowPlannedOnce(admin, { q: 'oliver', page: 2 }, 446)).toBeUndefined();
-    expect(windowPlannedOnce(admin, { q: 'oliver' }, 1_001)).toBeUndefined();
-    expect(windowPlannedOnce({}, { q: 'oliver' }, 446)).toBeUndefined();
+  it("plans an agent's window once while its walk stays within the longest window", () => {
+    // 10 inboxes of 50: at most 2,000 ÷ 0.2 rows walked.
+    expect(windowPlannedOnce({ q: 'oliver' }, 1_000, 0.2)).toBe(1_000);
+    expect(windowPlannedOnce({ q: 'oliver' }, 1_995, 0.2)).toBe(1_995);
+    expect(windowPlannedOnce({ q: 'oliver' }, 2_000, 0.2)).toBeUndefined();
+    // 1 % of the account: 100 rows on the ladder, about 10,000 walked.
+    expect(windowPlannedOnce({ q: 'oliver' }, 60, 0.01)).toBe(100);
+    expect(windowPlannedOnce({ q: 'oliver' }, 60, 0.009)).toBeUndefined();
+    expect(windowPlannedOnce({ q: 'oliver' }, 30, 0.0002)).toBeUndefined();
+  });
+  it('plans a later page, a window past the longest walk and one without statistics for their values', () => {
+    expect(windowPlannedOnce({ q: 'oliver', page: 2 }, 446, 1)).toBeUndefined();
+    expect(windowPlannedOnce({ q: 'oliver' }, 10_001, 1)).toBeUndefined();
+    expect(windowPlannedOnce({ q: 'oliver' }, 446, undefined)).toBeUndefined();
+    expect(windowPlannedOnce({ q: 'oliver' }, 446, 0)).toBeUndefined();
   });
 });
 

@@ -193,3 +193,19 @@ export function valuesShare(stats: TableStats, column: string, values: ReadonlyA
   for (const v of distinct) share += common.shares.get(v) ?? rest;
   return Math.min(1, share);
 }
+
+/**
+ * Estimated share of an account's rows with one of `values` in `column` (its inboxes, a sender),
+ * from the statistics of `account_id` and `column`: as the planner weighs the same test, so a
+ * choice made from it is the one a plan for the values would make. Undefined without them.
+ */
+export function shareWithinAccount(
+  stats: TableStats,
+  accountId: number,
+  column: string,
+  values: ReadonlyArray<number | string>,
+): number | undefined {
+  const account = valuesShare(stats, 'account_id', [accountId]);
+  const share = valuesShare(stats, column, values);
+  return share === undefined || !account ? undefined : Math.min(1, share / account);
+}

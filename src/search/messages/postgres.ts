@@ -15,7 +15,7 @@ import {
   windowCut,
   type WindowLimits,
 } from '../sql.js';
-import { estimateShare, tableStats, UNSEEN_SHARE, valuesShare, type TableStats } from '../statistics.js';
+import { estimateShare, shareWithinAccount, tableStats, UNSEEN_SHARE, valuesShare, type TableStats } from '../statistics.js';
 import {
   asciiLikePattern,
   foldedRegex,
@@ -472,9 +472,7 @@ function scopeRows(query: MessageQuery, stats: TableStats): number {
 
 /** The share of the account's messages with one of `values` in `column` (1 without statistics). */
 function withinAccount(query: MessageQuery, stats: TableStats, column: string, values: ReadonlyArray<number | string>): number {
-  const account = valuesShare(stats, 'account_id', [query.accountId]);
-  const share = valuesShare(stats, column, values);
-  return share === undefined || !account ? 1 : Math.min(1, share / account);
+  return shareWithinAccount(stats, query.accountId, column, values) ?? 1;
 }
 
 /**
