@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Db, SqlQuery } from '../db/db.js';
-import { STATS_TTL_MS, tableStats, valuesShare, type TableStats } from './statistics.js';
+import { shareWithinAccount, STATS_TTL_MS, tableStats, valuesShare, type TableStats } from './statistics.js';
 
 /** A Db answering the statistics statement with `rows`, or failing when `fail` is set; counts its calls. */
 function fakeDb(rows: () => object[], fail: () => boolean = () => false) {
@@ -102,5 +102,52 @@ describe('valuesShare', () => {
     expect(valuesShare(stats, 'inbox_id', [5, 7, 7])).toBeCloseTo(0.5);
     expect(valuesShare(stats, 'inbox_id', [5, 99])).toBeCloseTo(0.3 + 0.4 / 8);
     expect(valuesShare(stats, 'sender_id', [5])).toBeUndefined();
+  });
+});
+
+describe('shareWithinAccount', () => {
+  const stats: TableStats = {
+    rows: 1_000,
+    columns: new Map([
+      // Account 1 holds 80% of the rows, account 2 the other 20%.
+      [
+        'account_id',
+        {
+          nullFrac: 0,
+          common: [
+            { value: '1', share: 0.8 },
+            { value: '2', share: 0.2 },
+          ],
+          histogram: [],
+          distinct: 2,
+        },
+      ],
+      // Inbox 5 (account 1) holds 40%, inbox 9 (account 2) 10%; the other 50% over 10 values.
+      [
+        'inbox_id',
+        {
+          nullFrac: 0,
+          common: [
+            { value: '5', share: 0.4 },
+            { value: '9', share: 0.1 },
+          ],
+          histogram: [],
+          distinct: 12,
+        },
+      ],
+    ]),
+  };
+
+  it("gives the inboxes' share of the account's rows, not of the table's", () => {
+    expect(shareWithinAccount(stats, 1, 'inbox_id', [5])).toBeCloseTo(0.5);
+    expect(shareWithinAccount(stats, 2, 'inbox_id', [9])).toBeCloseTo(0.5);
+    expect(shareWithinAccount(stats, 1, 'inbox_id', [5, 40])).toBeCloseTo((0.4 + 0.05) / 0.8);
+    // Never more than all of the account's.
+    expect(shareWithinAccount(stats, 2, 'inbox_id', [5])).toBe(1);
+  });
+
+  it('is unknown without statistics of the column', () => {
+    expect(shareWithinAccount(stats, 1, 'sender_id', [5])).toBeUndefined();
+    expect(shareWithinAccount({ rows: 0, columns: new Map() }, 1, 'inbox_id', [5])).toBeUndefined();
   });
 });
