@@ -396,6 +396,47 @@ describe('a contacts window', () => {
   });
 });
 
+describe('a contacts window of the first page', () => {
+  it("is planned once, as the walk of the account's contacts by activity time", async () => {
+    const small = data.small[0]!;
+    const cases = [
+      [access.admin, { q: 'example' }],
+      [access.agent, { q: 'oliver', since: NOW.getTime() / 1000 - 30 * DAY, until: NOW.getTime() / 1000 - DAY }],
+      [{ accountId: small.accountId }, { q: 'example' }],
+      // An account whose contacts the statistics never saw.
+      [{ accountId: 99_999 }, { q: 'example' }],
+    ] as const;
+    for (const [who, params] of cases) {
+      for (const window of [250, 446, 1_000]) {
+        const label = `${who.accountId} ${JSON.stringify(params)} window ${window}`;
+        const statement = buildContactsQuery(who, params, 'window', window);
+        expect(statement.planOnce, label).toBe(true);
+        // The window's length in the text, on the ladder (a generic plan weighs a `$n` there as a
+        // tenth of the rows).
+        expect(statement.text, label).toMatch(
+          /ORDER BY c\.last_activity_at DESC NULLS LAST(, c\.id DESC LIMIT| FETCH FIRST) (251|501|1000) /,
+        );
+        // The account too: its one plan is weighed for that account's contacts.
+        expect(statement.text, label).toContain(`c.account_id = ${who.accountId}::bigint`);
+        const plan = await genericPlan(statement);
+        expect(plan, label).not.toContain('Seq Scan on contacts');
+        if (who.accountId === data.large.accountId) {
+          expect(plan, label).toContain('Index Scan using index_contacts_on_account_id_and_last_activity_at');
+          // One sort, of the matches, above the walk.
+          expect(plan.match(/Sort Key/g), label).toHaveLength(1);
+        }
+        // The same statement for any account, planned for its values, gives the same rows.
+        expect(await t.db.query(statement.anyAccount!()), label).toEqual(await t.db.query(statement));
+      }
+    }
+    // A later page's window, the rest of a window and one past the longest walk: for their values.
+    expect(buildContactsQuery(access.admin, { q: 'example', page: 2 }, 'window', 446).planOnce).toBeUndefined();
+    expect(buildContactsQuery(access.admin, { q: 'example' }, 'window', 20_001).planOnce).toBeUndefined();
+    const rest = { after: { id: 1, lastActivityNull: false }, rows: 500, found: 3 };
+    expect(buildContactsQuery(access.admin, { q: 'example' }, 'window', rest).planOnce).toBeUndefined();
+  });
+});
+
 describe('a contacts window longer than the contacts with an activity time', () => {
   it('reads none without one, and gives way short of the page', async () => {
     // A term most contacts hold, with and without a time, and a window past all of them.

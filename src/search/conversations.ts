@@ -12,6 +12,7 @@ import type { ConversationRecord } from './records.js';
 import {
   checkClause,
   epoch,
+  ladderAbove,
   longerWindow,
   pageClause,
   rowCount,
@@ -172,8 +173,7 @@ const ONCE_WINDOW_LEAST = 100;
  * weighed for the account's rows and that length, as a plan for the values is) and the inboxes
  * are a check no index serves. (With the length a parameter, weighed as a tenth of the account's
  * conversations, the one plan of `webmail` at M scanned the table and sorted it: 2.0 → 42.7 ms.)
- * The length is rounded up to a ladder of ten steps a decade (100, 126, 158, … 10,000), so few
- * texts name each account; a window is exact however much longer than asked.
+ * The length is rounded up to a ladder of ten steps a decade from 100 to 10,000 (ladderAbove).
  *
  * The walk reads about length ÷ `inboxShare` rows: the share of the account's conversations in
  * the caller's inboxes (1 for an administrator, whose inboxes are all the account's; for an
@@ -190,12 +190,8 @@ export function windowPlannedOnce(
   inboxShare: number | undefined,
 ): number | undefined {
   if ((params.page ?? 1) !== 1 || !inboxShare) return undefined;
-  // The first step of the ladder at or above `window`.
-  for (let k = 0; ; k++) {
-    const rows = Math.round(ONCE_WINDOW_LEAST * 10 ** (k / 10));
-    if (rows > CONVERSATION_WALK_CAP) return undefined;
-    if (rows >= window) return rows / inboxShare <= CONVERSATION_WALK_CAP ? rows : undefined;
-  }
+  const rows = ladderAbove(window, ONCE_WINDOW_LEAST, CONVERSATION_WALK_CAP);
+  return rows !== undefined && rows / inboxShare <= CONVERSATION_WALK_CAP ? rows : undefined;
 }
 
 /** How one conversations statement is written, beside its strategy and sizes. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ARTICLE_CONTENT_WINDOW, ARTICLE_WINDOW, articlePlan, articleWindow } from './articles.js';
-import { CONTACT_LIMITS, firstContactWindow } from './contacts.js';
+import { CONTACT_LIMITS, CONTACT_WALK_CAP, contactWindowPlannedOnce, firstContactWindow } from './contacts.js';
 import {
   cappedReadCap,
   fewCandidatesScope,
@@ -306,6 +306,17 @@ describe('windowPlannedOnce', () => {
     expect(windowPlannedOnce({ q: 'oliver' }, 10_001, 1)).toBeUndefined();
     expect(windowPlannedOnce({ q: 'oliver' }, 446, undefined)).toBeUndefined();
     expect(windowPlannedOnce({ q: 'oliver' }, 446, 0)).toBeUndefined();
+  });
+});
+
+describe('contactWindowPlannedOnce', () => {
+  it("plans a first page's window once, its length rounded up to the ladder up to the longest walk", () => {
+    expect(contactWindowPlannedOnce({ q: 'oliver' }, 250)).toBe(251);
+    expect(contactWindowPlannedOnce({ q: 'oliver' }, 1_089)).toBe(1_259);
+    expect(contactWindowPlannedOnce({ q: 'oliver' }, 19_954)).toBe(CONTACT_WALK_CAP);
+    expect(contactWindowPlannedOnce({ q: 'oliver' }, CONTACT_WALK_CAP)).toBe(CONTACT_WALK_CAP);
+    expect(contactWindowPlannedOnce({ q: 'oliver' }, CONTACT_WALK_CAP + 1)).toBeUndefined();
+    expect(contactWindowPlannedOnce({ q: 'oliver', page: 2 }, 250)).toBeUndefined();
   });
 });
 

@@ -66,6 +66,20 @@ export function pageClause(page: number, pageSize: number, p: SqlParams, planOnc
 }
 
 /**
+ * The first step at or above `n` of a ladder of ten steps a decade from `least` (100, 126, 158,
+ * 200, … for a least of 100), the last step `top` itself; undefined past `top`. A window's length
+ * planned once is written in the text (rowCount), so it is rounded up to this ladder: a window is
+ * exact however much longer than asked, and few texts name each account.
+ */
+export function ladderAbove(n: number, least: number, top: number): number | undefined {
+  if (n > top) return undefined;
+  for (let k = 0; ; k++) {
+    const rows = Math.round(least * 10 ** (k / 10));
+    if (rows >= n) return Math.min(rows, top);
+  }
+}
+
+/**
  * Whether a newest-first window of `window` rows can answer page `page`: it must be able to hold
  * every row up to the page's end plus the one that tells `has_more`.
  */
