@@ -317,6 +317,7 @@ describe('contactWindowPlannedOnce', () => {
     expect(contactWindowPlannedOnce({ q: 'oliver' }, CONTACT_WALK_CAP)).toBe(CONTACT_WALK_CAP);
     expect(contactWindowPlannedOnce({ q: 'oliver' }, CONTACT_WALK_CAP + 1)).toBeUndefined();
     expect(contactWindowPlannedOnce({ q: 'oliver', page: 2 }, 250)).toBeUndefined();
+    expect(contactWindowPlannedOnce({ q: 'oliver' }, Number.NaN)).toBeUndefined();
   });
 });
 

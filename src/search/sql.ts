@@ -72,7 +72,8 @@ export function pageClause(page: number, pageSize: number, p: SqlParams, planOnc
  * exact however much longer than asked, and few texts name each account.
  */
 export function ladderAbove(n: number, least: number, top: number): number | undefined {
-  if (n > top) return undefined;
+  // Written so that NaN is past the top too (the loop below would never end).
+  if (!(n <= top)) return undefined;
   for (let k = 0; ; k++) {
     const rows = Math.round(least * 10 ** (k / 10));
     if (rows >= n) return Math.min(rows, top);
