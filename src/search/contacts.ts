@@ -90,9 +90,6 @@ export interface ContactWindowRest {
   found: number;
 }
 
-/** The least window planned once (contactWindowPlannedOnce). */
-const ONCE_WINDOW_LEAST = 100;
-
 /**
  * The length of a first window of the first page when it is planned once (SqlQuery.planOnce),
  * else undefined. Its plan is the walk of index_contacts_on_account_id_and_last_activity_at
@@ -104,7 +101,7 @@ const ONCE_WINDOW_LEAST = 100;
  * longest walk; a later page's window and the rest of a window are planned for their values.
  */
 export function contactWindowPlannedOnce(params: ContactsParams, window: number): number | undefined {
-  return (params.page ?? 1) === 1 ? ladderAbove(window, ONCE_WINDOW_LEAST, CONTACT_WALK_CAP) : undefined;
+  return (params.page ?? 1) === 1 ? ladderAbove(window, CONTACT_WALK_CAP) : undefined;
 }
 
 export function buildContactsQuery(

@@ -162,9 +162,6 @@ const HIT_COLUMNS = `cv.id, cv.display_id, cv.account_id, cv.inbox_id, cv.status
 /** The sizes one statement uses (a window's length, the candidates' caps). */
 type QueryLimits = Pick<ConversationLimits, 'window' | 'candidateCap' | 'displayIdCap'>;
 
-/** The least window planned once (windowPlannedOnce); the ladder runs from it to CONVERSATION_WALK_CAP. */
-const ONCE_WINDOW_LEAST = 100;
-
 /**
  * The length of a first-page window when it is planned once (SqlQuery.planOnce), else undefined.
  * Planning was 0.25 ms of a common term's 1.1–1.5 ms window at M on one machine, 1.1 of 3.0–5.8
@@ -190,7 +187,7 @@ export function windowPlannedOnce(
   inboxShare: number | undefined,
 ): number | undefined {
   if ((params.page ?? 1) !== 1 || !inboxShare) return undefined;
-  const rows = ladderAbove(window, ONCE_WINDOW_LEAST, CONVERSATION_WALK_CAP);
+  const rows = ladderAbove(window, CONVERSATION_WALK_CAP);
   return rows !== undefined && rows / inboxShare <= CONVERSATION_WALK_CAP ? rows : undefined;
 }
 

@@ -65,17 +65,20 @@ export function pageClause(page: number, pageSize: number, p: SqlParams, planOnc
   return limitClause(pageSize + 1, (page - 1) * pageSize, p, planOnce);
 }
 
+/** The least window length planned once (ladderAbove). */
+const LADDER_LEAST = 100;
+
 /**
- * The first step at or above `n` of a ladder of ten steps a decade from `least` (100, 126, 158,
- * 200, … for a least of 100), the last step `top` itself; undefined past `top`. A window's length
- * planned once is written in the text (rowCount), so it is rounded up to this ladder: a window is
- * exact however much longer than asked, and few texts name each account.
+ * The first step at or above `n` of a ladder of ten steps a decade from 100 (100, 126, 158, 200,
+ * …), the last step `top` itself; undefined past `top`. A window's length planned once is written
+ * in the text (rowCount), so it is rounded up to this ladder: a window is exact however much
+ * longer than asked, and few texts name each account.
  */
-export function ladderAbove(n: number, least: number, top: number): number | undefined {
+export function ladderAbove(n: number, top: number): number | undefined {
   // Written so that NaN is past the top too (the loop below would never end).
   if (!(n <= top)) return undefined;
   for (let k = 0; ; k++) {
-    const rows = Math.round(least * 10 ** (k / 10));
+    const rows = Math.round(LADDER_LEAST * 10 ** (k / 10));
     if (rows >= n) return Math.min(rows, top);
   }
 }
