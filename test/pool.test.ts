@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
+import { readFileSync } from 'node:fs';
 import { createPgDb, PG_IDLE_TIMEOUT_MS, PreparedStatements } from '../src/db/pg.js';
 import type { Db } from '../src/db/db.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
@@ -204,6 +205,63 @@ describe('Prepared statements', () => {
       expect(warnings).toHaveLength(1);
       expect(String(warnings[0]?.msg)).toContain('SEARCHDESK_PG_PREPARED_STATEMENTS=off');
     } finally {
+      await db.close();
+    }
+  });
+});
+
+/**
+ * A statement that allocates about 2 MB (an in-memory sort of 20,000 texts), as a search's bitmap
+ * of trigram candidates or its sort does.
+ */
+const SORT = 'SELECT count(*)::int AS n FROM (SELECT md5(i::text) FROM generate_series(1, 20000) i ORDER BY 1) s';
+
+/** The minor page faults of a backend so far, from /proc (undefined when Postgres is not on this machine, or not readable). */
+function backendFaults(pid: number): number | undefined {
+  try {
+    // /proc/<pid>/stat: the fields after the command's closing parenthesis; minflt is the 8th.
+    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[7]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Page faults of SORT per run on a backend, after one run to settle; undefined when they cannot be read. */
+async function faultsPerRun(run: () => Promise<unknown>, pid: number, runs = 6): Promise<number | undefined> {
+  await run();
+  const before = backendFaults(pid);
+  for (let i = 0; i < runs; i++) await run();
+  const after = backendFaults(pid);
+  return before === undefined || after === undefined ? undefined : (after - before) / runs;
+}
+
+describe('Postgres connections, memory', () => {
+  it("keep their statements' memory: a backend does not fault it in afresh on every statement", async (ctx) => {
+    // A plain connection, as a backend starts: glibc gives each large block back when it is
+    // freed, and the next statement faults it in again.
+    const plain = new pg.Client({ connectionString: t.url });
+    await plain.connect();
+    const db = onePool();
+    try {
+      const plainPid = (await plain.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      const cold = await faultsPerRun(() => plain.query(SORT), plainPid);
+      if (cold === undefined || cold < 100) {
+        console.warn(
+          cold === undefined
+            ? "SKIPPED: the Postgres backend's /proc is not readable here (Postgres on another machine, or another user)"
+            : `SKIPPED: this Postgres backend keeps its memory without a warm-up (${cold} page faults a run: not glibc, or its thresholds are set)`,
+        );
+        ctx.skip();
+      }
+      const query = () => db.query({ text: SORT, values: [] }, 'test');
+      expect(await query()).toEqual([{ n: 20_000 }]);
+      const [backend] = await db.query<{ pid: number }>({ text: 'SELECT pg_backend_pid() AS pid', values: [] }, 'test');
+      const warm = await faultsPerRun(query, backend!.pid);
+      // Hundreds of faults a run on the plain backend, next to none on searchdesk's.
+      expect(cold).toBeGreaterThan(100);
+      expect(warm).toBeLessThan(20);
+    } finally {
+      await plain.end();
       await db.close();
     }
   });
