@@ -89,18 +89,18 @@ async function main(): Promise<void> {
         for (const s of statements) recordSql(`helpdesk_${s.part}`, s);
         if (EXPLAIN)
           for (const s of statements)
-            process.stderr.write(`  [help desk ${s.part}]\n${traceLines(await explainPlan(direct.pool, s))}`);
-        await runHelpdesk(direct.pool, access, q);
+            process.stderr.write(`  [help desk ${s.part}]\n${traceLines(await explainPlan(direct.helpdeskPool, s))}`);
+        await runHelpdesk(direct.helpdeskPool, access, q);
         await direct.run(q, { gin, engine });
         const hd: number[] = [];
         const core: number[] = [];
         for (let i = 0; i < reps; i++) {
           if (i % 2 === 0) {
-            hd.push(await runHelpdesk(direct.pool, access, q));
+            hd.push(await runHelpdesk(direct.helpdeskPool, access, q));
             core.push(await direct.run(q, { gin, engine }));
           } else {
             core.push(await direct.run(q, { gin, engine }));
-            hd.push(await runHelpdesk(direct.pool, access, q));
+            hd.push(await runHelpdesk(direct.helpdeskPool, access, q));
           }
         }
         const s = median(hd) / median(core);

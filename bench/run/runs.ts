@@ -99,7 +99,7 @@ function helpdeskRunner(ctx: Ctx, layout: Phase['contactLayout']) {
     const n = runs.get(q) ?? 0;
     if (n >= ctx.args.helpdeskReps) return undefined;
     runs.set(q, n + 1);
-    return runHelpdesk(ctx.direct.pool, ctx.direct.accessOf(q.role), q);
+    return runHelpdesk(ctx.direct.helpdeskPool, ctx.direct.accessOf(q.role), q);
   };
 }
 
@@ -128,7 +128,7 @@ async function latencyPhase(
       if (helpdeskRun)
         for (const q of queries)
           if ((ctx.helpdeskRuns.get(opts.contactLayout)?.get(q) ?? 0) < ctx.args.helpdeskReps)
-            await runHelpdesk(direct.pool, direct.accessOf(q.role), q).catch(() => undefined);
+            await runHelpdesk(direct.helpdeskPool, direct.accessOf(q.role), q).catch(() => undefined);
       const warmDirect = directWarmers(direct, queries, true, engine);
       await warmUp(clients, ACCOUNT_ID, queries, warmDirect);
       phase.byTool[tool] = await measureLatency(clients, ACCOUNT_ID, queries, {
