@@ -89,29 +89,12 @@ export class Direct {
   private access = new Map<Role, AccessContext>();
 
   constructor(databaseUrl: string, statementTimeoutMs: number) {
-    this.pool = new pg.Pool({
-      connectionString: databaseUrl,
-      max: 10,
-      options: `-c statement_timeout=${statementTimeoutMs} -c default_transaction_read_only=on`,
-    });
-    this.helpdeskPool = new pg.Pool({
-      connectionString: databaseUrl,
-      max: 10,
-      options: `-c statement_timeout=${statementTimeoutMs} -c default_transaction_read_only=on`,
-      ...warmUpOnConnect,
-    });
-    this.corePool = new pg.Pool({
-      connectionString: databaseUrl,
-      max: 10,
-      options: sessionOptions(statementTimeoutMs, true),
-      ...warmUpOnConnect,
-    });
-    this.coreOncePool = new pg.Pool({
-      connectionString: databaseUrl,
-      max: 10,
-      options: sessionOptions(statementTimeoutMs, true, 'once'),
-      ...warmUpOnConnect,
-    });
+    const plain = `-c statement_timeout=${statementTimeoutMs} -c default_transaction_read_only=on`;
+    const pool = (options: string, hooks = {}) => new pg.Pool({ connectionString: databaseUrl, max: 10, options, ...hooks });
+    this.pool = pool(plain);
+    this.helpdeskPool = pool(plain, warmUpOnConnect);
+    this.corePool = pool(sessionOptions(statementTimeoutMs, true), warmUpOnConnect);
+    this.coreOncePool = pool(sessionOptions(statementTimeoutMs, true, 'once'), warmUpOnConnect);
   }
 
   private db?: Db;
