@@ -18,7 +18,7 @@ import {
 } from './perf/direct.js';
 import { helpdeskSql, runHelpdesk } from './perf/helpdesk.js';
 import { TOOL_NAMES, type ToolName } from './perf/workload.js';
-import { warmEngine } from './perf/measure.js';
+import { messageFloor, warmEngine } from './perf/measure.js';
 import { median } from './perf/stats.js';
 import { log, type Args } from './run/args.js';
 import { openBench, preparePostgresIndexes, sampleWorkload, setGin } from './run/data.js';
@@ -115,6 +115,10 @@ async function main(): Promise<void> {
       if (speedups.length)
         process.stdout.write(
           `== ${short(tool)}: geo-mean ×${geo(speedups).toFixed(2)}, worst ×${Math.min(...speedups).toFixed(2)}\n`,
+        );
+      if (tool === 'search_messages')
+        process.stdout.write(
+          `== messages: a search no message matches takes ${(await messageFloor(direct, engine)).toFixed(2)} ms on the ${engine.kind} engine (its floor)\n`,
         );
     }
     process.stdout.write('\nBy kind (geo-mean, worst):\n');

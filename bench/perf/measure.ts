@@ -181,6 +181,22 @@ export async function warmEngine(direct: Direct, queries: BenchQuery[], engine: 
     for (const q of queries) await direct.run(q, { gin: true, engine }).catch(() => undefined);
 }
 
+/** A message search that no message matches: `qzxjqv` is in no message of the bench data, at any scale. */
+const NO_MATCH: BenchQuery = { tool: 'search_messages', kind: 'no match', role: 'admin', args: { q: 'qzxjqv' } };
+
+/**
+ * What a message search costs on `engine` before it finds anything: the median of 40 runs of
+ * NO_MATCH through the core, warm. On Elasticsearch or OpenSearch that is the search's one round
+ * trip, with no ids and so no records to read; a page of matches adds that read from Postgres.
+ * No message search on the engine can be faster, whatever its words.
+ */
+export async function messageFloor(direct: Direct, engine: DirectEngine): Promise<number> {
+  for (let i = 0; i < 5; i++) await direct.run(NO_MATCH, { gin: true, engine });
+  const times: number[] = [];
+  for (let i = 0; i < 40; i++) times.push(await direct.run(NO_MATCH, { gin: true, engine }));
+  return median(times);
+}
+
 export interface ThroughputResult {
   concurrency: number;
   seconds: number;

@@ -192,6 +192,14 @@ function helpdeskSection(r: Results, out: string[]): void {
     ),
     '',
   );
+  const floors = r.phases.filter((p) => p.messageFloorMs !== undefined);
+  if (floors.length)
+    out.push(
+      `A message search no message matches, core only (median of 40, warm): ${floors.map((p) => `${p.label} ${ms(p.messageFloorMs ?? Number.NaN)} ms`).join(', ')}. ` +
+        "No message search on an engine is faster than its figure, whatever its words. On Elasticsearch and OpenSearch it is the search's one round trip; a page of matches adds the read of its records from Postgres, which the contract requires (records always come from Postgres). " +
+        'A word whose help desk statement takes less than that cannot be found faster on that engine.',
+      '',
+    );
 
   // Per query
   const detail: string[][] = [];

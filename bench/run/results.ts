@@ -11,6 +11,8 @@ export interface Phase {
   /** The contact index layout the phase ran with. */
   contactLayout: 'combined' | 'per-column';
   byTool: Partial<Record<ToolName, LatencyResult>>;
+  /** Median ms, core only, of a message search no message matches, on the phase's engine (messageFloor). */
+  messageFloorMs?: number;
 }
 
 /** bench/overhead.js's figures (stdio cold start, per-call fixed cost of MCP over HTTP and REST). */

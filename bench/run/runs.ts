@@ -22,6 +22,7 @@ import { setContactLayout } from '../perf/indexes.js';
 import {
   directWarmers,
   measureLatency,
+  messageFloor,
   measureThroughput,
   restrict,
   warmEngine,
@@ -139,6 +140,7 @@ async function latencyPhase(
         helpdeskRun,
       });
     }
+    if (tools.includes('search_messages')) phase.messageFloorMs = await messageFloor(direct, engine);
   } finally {
     await closeClients([clients]);
   }
