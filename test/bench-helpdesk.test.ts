@@ -21,6 +21,7 @@ import {
   restoreContactIndexes,
   setContactLayout,
 } from '../bench/perf/indexes.js';
+import { evenRunCount, evenRuns } from '../bench/perf/measure.js';
 import { geoMean } from '../bench/run/report.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 
@@ -149,5 +150,15 @@ describe("the help desk's SQL in the benchmark", () => {
     expect(geoMean([2, 8])).toBeCloseTo(4);
     expect(geoMean([0.5, 2, Number.NaN, 0])).toBeCloseTo(1);
     expect(geoMean([])).toBeNaN();
+  });
+
+  it("weighs every query alike in a tool's p50 and p95, however often its statement ran", () => {
+    // A short statement runs nine times, a long one three (SHORT_STATEMENT_PAIRS): the summary
+    // takes three of each, so the short query does not pull the tool's p50 down.
+    const short = [1, 1, 1, 1, 1, 1, 1, 1, 1];
+    const long = [100, 100, 100];
+    expect(evenRunCount([short, long, []])).toBe(3);
+    expect(evenRuns([short, long, []])).toEqual([1, 1, 1, 100, 100, 100]);
+    expect(evenRuns([])).toEqual([]);
   });
 });
