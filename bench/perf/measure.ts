@@ -52,7 +52,7 @@ export async function warmUp(clients: Clients, accountId: number, queries: Bench
  * instead of --reps. Such statements are where the two sides are closest, and a median of three
  * runs of a few ms (one run of the help desk's at L) put four kinds of one query at ×0.68–0.98 in
  * the full bench at L, which `bench:core` (40 queries a tool, 7 rounds) put at ×1.02–1.40. The
- * extra pairs cost about 0.1 s a query.
+ * extra pairs cost well under 0.1 s a query.
  */
 export const SHORT_STATEMENT_MS = 25;
 export const SHORT_STATEMENT_PAIRS = 9;
