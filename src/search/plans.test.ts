@@ -210,19 +210,19 @@ describe('estimateShare', () => {
 });
 
 describe('firstContactWindow', () => {
-  const columns = (share: number): TableStats['columns'] =>
+  const columns = (share: number, bounds: number): TableStats['columns'] =>
     new Map(
       ['name', 'email', 'phone_number', 'identifier'].map((c, i) => [
         c,
         {
           nullFrac: 0,
           common: [],
-          // 10,000 bounds, `share` of them holding "term" in the name column only.
-          histogram: Array.from({ length: 10_000 }, (_, j) => (i === 0 && j < share * 10_000 ? 'a term' : 'other')),
+          // `bounds` bounds, `share` of them holding "term" in the name column only.
+          histogram: Array.from({ length: bounds }, (_, j) => (i === 0 && j < share * bounds ? 'a term' : 'other')),
         },
       ]),
     );
-  const at = (share: number, rows = 1_000_000): TableStats => ({ rows, columns: columns(share) });
+  const at = (share: number, rows = 1_000_000, bounds = 10_000): TableStats => ({ rows, columns: columns(share, bounds) });
   const { window, walkCap } = CONTACT_LIMITS;
 
   it('reads 3 times the rows the page is expected to need when that is cheaper than the index', () => {
@@ -258,13 +258,33 @@ describe('firstContactWindow', () => {
     };
     expect(firstContactWindow({ q: 'term' }, rareCommon(100_000))).toBe(0);
     expect(firstContactWindow({ q: 'term' }, rareCommon(1_000_000))).toBe(window);
-    // One histogram value of a hundred: 0.5 %, read the same way.
-    expect(firstContactWindow({ q: 'term' }, at(0.005, 100_000))).toBe(0);
-    expect(firstContactWindow({ q: 'term' }, at(0.005))).toBe(window);
+    // One histogram value of two hundred: 0.5 %, read the same way.
+    expect(firstContactWindow({ q: 'term' }, at(0.005, 100_000, 200))).toBe(0);
+    expect(firstContactWindow({ q: 'term' }, at(0.005, 1_000_000, 200))).toBe(window);
     // A common value of 2 % is a share the statistics know: the window it sizes.
     const common = rareCommon(100_000);
     common.columns.set('email', { ...common.columns.get('email')!, common: [{ value: 'a.term@example.com', share: 0.02 }] });
     expect(firstContactWindow({ q: 'term' }, common)).toBe(2_400);
+  });
+
+  it('weighs a share under 1 % as it is when several sampled values hold the term', () => {
+    // A name of 125 sampled and two common emails (as Taylor at M): 0.8 %, the page after about
+    // 2,000 rows, against 800 index rows at 4 each in 100,000: three times 2,000.
+    const stats = at(0.008, 100_000, 125);
+    const email = stats.columns.get('email')!;
+    const common = [
+      { value: 'ann.term@example.com', share: 0.0004 },
+      { value: 'bo.term@example.com', share: 0.0004 },
+    ];
+    stats.columns.set('email', { ...email, common });
+    expect(firstContactWindow({ q: 'term' }, stats)).toBe(6_000);
+    // The name's one value alone: the index at once.
+    stats.columns.set('email', email);
+    expect(firstContactWindow({ q: 'term' }, stats)).toBe(0);
+    // 0.5 % in fifty of 10,000 values: the index (2,000 at 4 each) is cheaper than the 3,200 rows
+    // a walk expects, so the sample window tells; alone, one of those values would send it to
+    // the index at once (above).
+    expect(firstContactWindow({ q: 'term' }, at(0.005, 100_000))).toBe(window);
   });
 
   it('never reads past the cap', () => {

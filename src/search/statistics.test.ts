@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Db, SqlQuery } from '../db/db.js';
-import { shareWithinAccount, STATS_TTL_MS, tableStats, valuesShare, type TableStats } from './statistics.js';
+import {
+  sampledValuesHolding,
+  shareWithinAccount,
+  STATS_TTL_MS,
+  tableStats,
+  valuesShare,
+  type TableStats,
+} from './statistics.js';
 
 /** A Db answering the statistics statement with `rows`, or failing when `fail` is set; counts its calls. */
 function fakeDb(rows: () => object[], fail: () => boolean = () => false) {
@@ -149,5 +156,26 @@ describe('shareWithinAccount', () => {
   it('is unknown without statistics of the column', () => {
     expect(shareWithinAccount(stats, 1, 'sender_id', [5])).toBeUndefined();
     expect(shareWithinAccount({ rows: 0, columns: new Map() }, 1, 'inbox_id', [5])).toBeUndefined();
+  });
+});
+
+describe('sampledValuesHolding', () => {
+  const stats: TableStats = {
+    rows: 100_000,
+    columns: new Map([
+      ['name', { nullFrac: 0, common: [{ value: 'olivia taylor', share: 0.0004 }], histogram: ['ann lee', 'max taylor'] }],
+      ['email', { nullFrac: 0, common: [], histogram: ['taylor.j@example.com', 'bo@example.com'] }],
+    ]),
+  };
+
+  it('counts the common values and histogram bounds of every column that hold the term, folded', () => {
+    expect(sampledValuesHolding(stats, ['name', 'email'], 'TAYLOR')).toBe(3);
+    expect(sampledValuesHolding(stats, ['name'], 'Taylor')).toBe(2);
+    expect(sampledValuesHolding(stats, ['name', 'email'], 'lee')).toBe(1);
+    expect(sampledValuesHolding(stats, ['name', 'email'], 'quill')).toBe(0);
+  });
+
+  it('counts nothing for a column without statistics', () => {
+    expect(sampledValuesHolding(stats, ['phone_number'], 'taylor')).toBe(0);
   });
 });

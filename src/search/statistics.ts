@@ -152,6 +152,25 @@ export function estimateShare(stats: TableStats, columns: readonly string[], q: 
   return share;
 }
 
+/**
+ * How many values sampled by the statistics hold `q` (folded) as a substring: the common values
+ * and histogram bounds of `columns`, counted together. The evidence behind estimateShare: a share
+ * under about 1 in 100 resting on one sampled value cannot be told from a term the sample missed,
+ * while several values holding it (a name in two common names and two emails) say it is no
+ * accident of the sample.
+ */
+export function sampledValuesHolding(stats: TableStats, columns: readonly string[], q: string): number {
+  const folded = foldCase(q);
+  let held = 0;
+  for (const name of columns) {
+    const col = stats.columns.get(name);
+    if (!col) continue;
+    for (const c of col.common) if (c.value.includes(folded)) held++;
+    for (const v of col.histogram) if (v.includes(folded)) held++;
+  }
+  return held;
+}
+
 /** A column's common values by value, and their total share: built once per read of the statistics. */
 interface CommonIndex {
   shares: Map<string, number>;
