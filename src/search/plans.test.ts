@@ -281,9 +281,9 @@ describe('firstContactWindow', () => {
     // The name's one value alone: the index at once.
     stats.columns.set('email', email);
     expect(firstContactWindow({ q: 'term' }, stats)).toBe(0);
-    // 0.5 % in fifty of 10,000 values: the index (2,000 at 4 each) is cheaper than the 3,200 rows
-    // a walk expects, so the sample window tells; alone, one of those values would send it to
-    // the index at once (above).
+    // 0.5 % in fifty of 10,000 values: the index (500 rows at 4 each) is cheaper than the 3,200
+    // rows a walk expects, so the sample window tells; alone, one of those values would send it
+    // to the index at once (above).
     expect(firstContactWindow({ q: 'term' }, at(0.005, 100_000))).toBe(window);
   });
 
