@@ -23,7 +23,7 @@ import {
   type WindowLimits,
 } from './sql.js';
 import { CONTACT_COLUMNS } from './contacts.js';
-import { estimateShare, shareWithinAccount, tableStats, type TableStats } from './statistics.js';
+import { estimateShare, shareWithinAccount, tableStats, UNSEEN_SHARE, type TableStats } from './statistics.js';
 import { hasTrigram, indexedSubstringMatch, looksSpecific, rowMatch, substringMatch } from './text.js';
 
 export interface ConversationRow {
@@ -68,6 +68,22 @@ export type ConversationStrategy =
 
 /** Rows of the newest-first window tried first when an index gives created_at order. */
 export const CONVERSATION_WINDOW = 1_000;
+
+/**
+ * Rows of the first window for a term no sampled contact holds, where its candidates could cost
+ * more than the longest walk (firstConversationWindow): small, since most such terms are rare and
+ * the candidates answer them after it (2.3 ms at L become 4.6 for an administrator, 2.1 become
+ * 5.2–6.1 for an agent of 10 inboxes of 50), while its matches show a common one.
+ */
+export const CONVERSATION_SAMPLE_WINDOW = 250;
+
+/**
+ * What the candidates pay for a contact they collect, against a row a window tests: its index
+ * row and heap visit, and the probes of its conversations. At L: 12.3–12.8 µs a contact (Baker,
+ * 11,720 contacts, 150 ms; Tanaka, 1,410, 17.4 ms), 5.7 µs a window row (Weber, about 2,960 rows,
+ * 17 ms).
+ */
+export const CANDIDATE_COST = 2;
 
 /** The longest second window (see longerWindow): past it, the candidates answer. */
 export const CONVERSATION_WALK_CAP = 10_000;
@@ -387,9 +403,10 @@ export function conversationPlan(
  * all: the window is `room` times the rows the page is expected to need, up to the cap — one
  * statement for a term in a few percent of them, where a window of 1,000 would give way to a
  * second. A term no sampled contact holds reads none (its few conversations come from the
- * candidates); a term of digits (display ids), one expected past the cap, a search bounded by
- * since/until, or a table without statistics reads `window` rows, whose matches then decide
- * (longerWindow).
+ * candidates), unless the contacts are so many that it could be in more conversations than the
+ * longest walk reads (CONVERSATION_SAMPLE_WINDOW rows then); a term of digits (display ids), one
+ * expected past the cap, a search bounded by since/until, or a table without statistics reads
+ * `window` rows, whose matches then decide (longerWindow).
  */
 export function firstConversationWindow(
   params: ConversationsParams,
@@ -400,8 +417,12 @@ export function firstConversationWindow(
   // past the bounds do not count, and a longer window can read much of the account to fill.
   const bounded = params.since !== undefined || params.until !== undefined;
   const share = stats && !bounded && !canMatchDisplayId(params.q) ? estimateShare(stats, CONTACT_COLUMNS, params.q) : undefined;
-  if (share === undefined) return limits.window;
-  if (share === 0) return 0;
+  if (share === undefined || stats === undefined) return limits.window;
+  // A term no sampled contact holds is in at most about UNSEEN_SHARE of them: in 100,000 contacts
+  // up to 1,000, whose candidates cost less than the longest walk; in a million, up to 10,000,
+  // which cost more (Baker at L, in 1.2 % of contacts: the candidates 150 ms, the help desk's
+  // walk 33–45). There a small window goes first, and its matches decide (longerWindow).
+  if (share === 0) return UNSEEN_SHARE * stats.rows * CANDIDATE_COST > limits.walkCap ? CONVERSATION_SAMPLE_WINDOW : 0;
   return shareWindow(params.page ?? 1, share, limits).rows ?? limits.window;
 }
 

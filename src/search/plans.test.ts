@@ -15,6 +15,7 @@ import type { MessageQuery } from './messages/query.js';
 import { estimateShare, type ColumnStats, type TableStats } from './statistics.js';
 import {
   CONVERSATION_LIMITS,
+  CONVERSATION_SAMPLE_WINDOW,
   CONVERSATION_WINDOW,
   conversationPlan,
   firstConversationWindow,
@@ -342,8 +343,8 @@ describe('contactWindowPlannedOnce', () => {
 });
 
 describe('firstConversationWindow', () => {
-  const stats = (share: number): TableStats => ({
-    rows: 1_000_000,
+  const stats = (share: number, rows = 100_000): TableStats => ({
+    rows,
     columns: new Map(
       ['name', 'email', 'phone_number', 'identifier'].map((c) => [
         c,
@@ -359,6 +360,8 @@ describe('firstConversationWindow', () => {
   });
 
   it('reads none for a term no sampled contact holds, and the fixed window otherwise', () => {
+    // 100,000 contacts: such a term is in at most about 1,000, whose candidates cost about as
+    // much as 2,000 window rows, under the longest walk.
     expect(firstConversationWindow({ q: 'oliver' }, stats(0))).toBe(0);
     // 0.1%: 16,000 expected, past the cap: a first window whose matches decide.
     expect(firstConversationWindow({ q: 'oliver' }, stats(0.001))).toBe(CONVERSATION_WINDOW);
@@ -367,6 +370,15 @@ describe('firstConversationWindow', () => {
     expect(firstConversationWindow({ q: 'oliver', since: 1 }, stats(0.01))).toBe(CONVERSATION_WINDOW);
     // Digits are display ids, which the contacts' statistics know nothing of.
     expect(firstConversationWindow({ q: '123' }, stats(0))).toBe(CONVERSATION_WINDOW);
+  });
+
+  it('samples the newest conversations first for a term no sampled contact holds among a million contacts', () => {
+    // Up to about 10,000 contacts, at CANDIDATE_COST window rows each: past the longest walk
+    // (Baker at L, in 1.2 % of contacts: the candidates 150 ms, a window 17). The bound is
+    // 500,000 contacts.
+    expect(firstConversationWindow({ q: 'oliver' }, stats(0, 1_000_000))).toBe(CONVERSATION_SAMPLE_WINDOW);
+    expect(firstConversationWindow({ q: 'oliver' }, stats(0, 500_000))).toBe(0);
+    expect(firstConversationWindow({ q: 'oliver' }, stats(0, 500_001))).toBe(CONVERSATION_SAMPLE_WINDOW);
   });
 });
 
