@@ -113,19 +113,29 @@ export async function tableStats(
   return next.loadedAt ? next.stats : next.loading;
 }
 
+/**
+ * What `col`'s sampled values say of `folded`: the common values holding it (how many, and their
+ * share) and the histogram bounds holding it. One scan for estimateShare and sampledValuesHolding.
+ */
+function sampledHits(col: ColumnStats, folded: string): { commonShare: number; commonValues: number; bounds: number } {
+  let commonShare = 0;
+  let commonValues = 0;
+  for (const c of col.common)
+    if (c.value.includes(folded)) {
+      commonShare += c.share;
+      commonValues++;
+    }
+  let bounds = 0;
+  for (const v of col.histogram) if (v.includes(folded)) bounds++;
+  return { commonShare, commonValues, bounds };
+}
+
 /** Share of one column's rows holding `folded` as a substring, from its common values and histogram. */
 function columnShare(col: ColumnStats, folded: string): number {
-  let common = 0;
-  let commonTotal = 0;
-  for (const c of col.common) {
-    commonTotal += c.share;
-    if (c.value.includes(folded)) common += c.share;
-  }
-  const rest = Math.max(0, 1 - col.nullFrac - commonTotal);
-  if (col.histogram.length === 0 || rest === 0) return common;
-  let hits = 0;
-  for (const v of col.histogram) if (v.includes(folded)) hits++;
-  return common + (rest * hits) / col.histogram.length;
+  const hits = sampledHits(col, folded);
+  const rest = Math.max(0, 1 - col.nullFrac - commonIndex(col).total);
+  if (col.histogram.length === 0 || rest === 0) return hits.commonShare;
+  return hits.commonShare + (rest * hits.bounds) / col.histogram.length;
 }
 
 /**
@@ -165,8 +175,8 @@ export function sampledValuesHolding(stats: TableStats, columns: readonly string
   for (const name of columns) {
     const col = stats.columns.get(name);
     if (!col) continue;
-    for (const c of col.common) if (c.value.includes(folded)) held++;
-    for (const v of col.histogram) if (v.includes(folded)) held++;
+    const hits = sampledHits(col, folded);
+    held += hits.commonValues + hits.bounds;
   }
   return held;
 }
