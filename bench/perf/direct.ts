@@ -216,6 +216,13 @@ export class Direct {
   }
 }
 
+/**
+ * Milliseconds the core's statements have taken since the process started, driver included (each
+ * from its call to its rows): what a search spends beyond them is the core's own JavaScript and
+ * the awaits between its statements.
+ */
+export const statementTime = { ms: 0 };
+
 /** A Db over a plain pool (statements traced on stderr with BENCH_TRACE=1). */
 function poolDb(pool: pg.Pool, once: pg.Pool): Db {
   // Prepared by name as the server's pool prepares them (createPgDb), unless the bench runs with
@@ -226,6 +233,7 @@ function poolDb(pool: pg.Pool, once: pg.Pool): Db {
     query: async <R extends object>(q: SqlQuery, label?: string) => {
       const started = performance.now();
       const rows = (await prepared.query<R>(pool, q, once)).rows;
+      statementTime.ms += performance.now() - started;
       recordSql(label, q);
       if (TRACE)
         process.stderr.write(
