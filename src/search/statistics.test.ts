@@ -110,6 +110,33 @@ describe('valuesShare', () => {
     expect(valuesShare(stats, 'inbox_id', [5, 99])).toBeCloseTo(0.3 + 0.4 / 8);
     expect(valuesShare(stats, 'sender_id', [5])).toBeUndefined();
   });
+
+  it('weighs a list again for new statistics, and each list for itself', () => {
+    const inboxes = [5, 7];
+    expect(valuesShare(stats, 'inbox_id', inboxes)).toBeCloseTo(0.5);
+    expect(valuesShare(stats, 'inbox_id', inboxes)).toBeCloseTo(0.5);
+    expect(valuesShare(stats, 'inbox_id', [5, 99])).toBeCloseTo(0.3 + 0.4 / 8);
+    // A new read of the statistics (inbox 7 now holds 40 %) is weighed anew for the same list.
+    const reread: TableStats = {
+      rows: 1_000,
+      columns: new Map([
+        [
+          'inbox_id',
+          {
+            nullFrac: 0,
+            common: [
+              { value: '5', share: 0.3 },
+              { value: '7', share: 0.4 },
+            ],
+            histogram: [],
+            distinct: 10,
+          },
+        ],
+      ]),
+    };
+    expect(valuesShare(reread, 'inbox_id', inboxes)).toBeCloseTo(0.7);
+    expect(valuesShare(stats, 'sender_id', inboxes)).toBeUndefined();
+  });
 });
 
 describe('shareWithinAccount', () => {
