@@ -570,6 +570,39 @@ describe("the Postgres message engine's sender walk", () => {
   });
 });
 
+describe("the Postgres message engine's walk of one inbox", () => {
+  it("is planned once on the first page, and its one plan reads searchdesk's index by inbox whatever the inbox", async () => {
+    const inboxes = data.large.agentInboxIds;
+    const cases = [
+      [access.admin, { q: 'order', inbox_id: inboxes[0]! }],
+      [access.agent, { q: 'order refund', inbox_id: inboxes[1]! }],
+      [access.admin, { q: 'order', inbox_id: inboxes[0]!, from: 'contact:1' }],
+      [
+        access.admin,
+        { q: 'order', inbox_id: inboxes[0]!, since: NOW.getTime() / 1000 - 30 * DAY, until: NOW.getTime() / 1000 - DAY },
+      ],
+    ] as const;
+    for (const [who, params] of cases) {
+      const query = buildMessageQuery(who, params, NOW.getTime())!;
+      for (const window of [MESSAGE_WINDOW, 200]) {
+        const label = `${JSON.stringify(params)} window ${window}`;
+        const statement = buildMessageRecordsQuery(query, 'window', window, { walk: 'inbox' });
+        expect(statement.planOnce, label).toBe(true);
+        // The account is a parameter: one plan for every account.
+        expect(statement.anyAccount, label).toBeUndefined();
+        const plan = await genericPlan(statement);
+        expect(plan, label).toContain(`Index Scan using ${INDEX.messagesInbox}`);
+        // In result order from the index: no sort, and the page's LIMIT stops the walk.
+        expect(plan, label).not.toMatch(/Sort/);
+      }
+      // The rest of a window walks the same index from its last match.
+      const rest = buildMessageRecordsQuery(query, 'window', { after: 1, rows: 100, found: 3 }, { walk: 'inbox' });
+      expect(rest.planOnce, JSON.stringify(params)).toBeUndefined();
+      expect(await genericPlan(rest), JSON.stringify(params)).toContain(`Index Scan using ${INDEX.messagesInbox}`);
+    }
+  });
+});
+
 type Counts = Record<string, number>;
 const bump = (counts: Counts, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
 
@@ -874,7 +907,7 @@ describe('the Postgres message engine', () => {
     expect(await ids({ after: 2 ** 40, rows: 2_000, found: 5 })).toEqual([]);
   });
 
-  it("tests a window's rows for one inbox before the words, and for every inbox after them", async () => {
+  it("walks one inbox's messages, tests a window's rows for a few inboxes before the words, and for every inbox after them", async () => {
     const windows: string[] = [];
     const spied: Db = {
       ...t.db,
@@ -891,16 +924,23 @@ describe('the Postgres message engine', () => {
         [data.large.accountId, new Date(NOW.getTime() - 30 * DAY * 1000)],
       )
     ).rows;
-    const check = (text: string) => /WHERE coalesce\((.*), false\)/.exec(text)?.[1] ?? '';
-    for (const [params, first] of [
-      [{ q: 'order', inbox_id: busiest!.inbox_id }, /^m\.inbox_id = ANY/],
-      [{ q: 'order' }, /^m\.content COLLATE "C" ILIKE/],
+    const check = (text: string) => /\) m\s+WHERE coalesce\((.*), false\)/.exec(text)?.[1] ?? '';
+    const walksInbox = (text: string) => /FROM messages m WHERE m\.inbox_id = \$\d+::bigint/.test(text);
+    for (const [who, params, first, inbox] of [
+      // One inbox: searchdesk's index by inbox walks its messages, no inbox left to check.
+      [access.admin, { q: 'order', inbox_id: busiest!.inbox_id }, /^m\.content COLLATE "C" ILIKE/, true],
+      // An agent's inboxes, a few of the account's: checked before the words.
+      [access.agent, { q: 'order' }, /^m\.inbox_id = ANY/, false],
+      [access.admin, { q: 'order' }, /^m\.content COLLATE "C" ILIKE/, false],
     ] as const) {
       windows.length = 0;
-      const query = buildMessageQuery(access.admin, params, NOW.getTime())!;
+      const query = buildMessageQuery(who, params, NOW.getTime())!;
       expect((await engine.findRows!(query)).length, JSON.stringify(params)).toBeGreaterThan(0);
       expect(windows.length, JSON.stringify(params)).toBeGreaterThan(0);
-      for (const text of windows) expect(check(text), JSON.stringify(params)).toMatch(first);
+      for (const text of windows) {
+        expect(check(text), JSON.stringify(params)).toMatch(first);
+        expect(walksInbox(text), JSON.stringify(params)).toBe(inbox);
+      }
     }
   });
 
@@ -1000,11 +1040,28 @@ describe('the Postgres message engine', () => {
     const often = new Map<string, number>();
     for (const w of said.rows.flatMap((r) => splitWords(r.content))) if (w.length > 3) often.set(w, (often.get(w) ?? 0) + 1);
     const commonest = [...often].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'order';
+    // The busiest inbox and its commonest word: a window walking that inbox answers it.
+    const [inbox] = (
+      await t.admin.query<{ inbox_id: number }>(
+        `SELECT inbox_id FROM messages WHERE account_id = $1 AND message_type IN (0, 1) GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
+        [data.large.accountId],
+      )
+    ).rows;
+    const inboxSaid = await t.admin.query<{ content: string }>(
+      `SELECT content FROM messages WHERE inbox_id = $1 AND message_type IN (0, 1) AND content IS NOT NULL`,
+      [inbox!.inbox_id],
+    );
+    const inboxOften = new Map<string, number>();
+    for (const w of inboxSaid.rows.flatMap((r) => splitWords(r.content)))
+      if (w.length > 3) inboxOften.set(w, (inboxOften.get(w) ?? 0) + 1);
+    const inboxWords = [...inboxOften].sort((a, b) => b[1] - a[1]).map(([w]) => w);
     const counts: Counts = {};
     // The statements the engine ran, by label, for the coverage counts; how the capped reads wrote the scope.
     const ran: string[] = [];
     const cappedScopes: ScopeIndex[] = [];
     const caps: number[] = [];
+    // Windows that walked one inbox's messages (searchdesk's index by inbox).
+    let inboxWalks = 0;
     const spied: Db = {
       kind: t.db.kind,
       ping: () => t.db.ping(),
@@ -1012,6 +1069,7 @@ describe('the Postgres message engine', () => {
       query: (q, label) => {
         if (!label?.startsWith('statistics') && label !== 'index_catalog')
           ran.push((label ?? '').replace('search_messages_pg_', ''));
+        if (label === 'search_messages_pg_window' && /FROM messages m WHERE m\.inbox_id = \$/.test(q.text)) inboxWalks++;
         if (label === 'search_messages_pg_capped') {
           cappedScopes.push(q.text.includes('coalesce(m.account_id = ') ? 'hidden' : 'indexed');
           // The cap: the LIMIT closing the candidates' CTE.
@@ -1082,15 +1140,25 @@ describe('the Postgres message engine', () => {
             } else bump(counts, 'window gave way');
             // The inboxes and the sender tested before the words: the same rows.
             expect(await ids(query, 'window', size, { narrowingFirst: true })).toEqual(window);
+            // One inbox's own messages walked: a window that holds the page holds the walk's.
+            if (query.inboxIds.length === 1) {
+              const inboxWindow = await ids(query, 'window', size, { walk: 'inbox' });
+              if (inboxWindow.length >= query.limit) {
+                bump(counts, 'inbox window answered');
+                expect(inboxWindow).toEqual(walk);
+              } else expect(walk.slice(0, inboxWindow.length)).toEqual(inboxWindow);
+            }
           }
           for (const limits of [MESSAGE_LIMITS, ...MESSAGE_TEST_LIMITS]) {
             for (const db of [spied, blind, noSenderIndex]) {
               ran.length = 0;
               cappedScopes.length = 0;
               caps.length = 0;
+              inboxWalks = 0;
               const engine = createPostgresEngine(db, limits);
               expect(await engine.findIds(query)).toEqual(walk);
               bump(counts, ran.join(' > '));
+              if (inboxWalks > 0) bump(counts, `${ran.join(' > ')} through one inbox`);
               if (ran[0] === 'capped' && query.sender) bump(counts, `${ran.join(' > ')} with from`);
               if (ran.join() === 'capped' && walk.length === 0) bump(counts, 'capped, empty page');
               if (ran.join() === 'capped') bump(counts, `capped, scope ${cappedScopes[0]}`);
@@ -1109,7 +1177,13 @@ describe('the Postgres message engine', () => {
       {
         seed: VARIANT_SEED,
         numRuns: VARIANT_RUNS,
-        examples: [[[commonest], 1, 'admin', { from: busy }, {}]],
+        examples: [
+          [[commonest], 1, 'admin', { from: busy }, {}],
+          [[inboxWords[0] ?? 'order'], 1, 'admin', { inbox_id: inbox!.inbox_id }, {}],
+          [[inboxWords[0] ?? 'order'], 2, 'admin', { inbox_id: inbox!.inbox_id }, {}],
+          [[inboxWords[5] ?? 'order'], 1, 'admin', { inbox_id: inbox!.inbox_id }, {}],
+          [[inboxWords[20] ?? 'order'], 1, 'admin', { inbox_id: inbox!.inbox_id }, {}],
+        ],
       },
     );
     for (const key of [
@@ -1126,6 +1200,10 @@ describe('the Postgres message engine', () => {
       'window > window > trigram',
       'window > window_sample > trigram',
       'window > window_sample > window',
+      // One inbox's messages walked by its index, answered there, and continued.
+      'inbox window answered',
+      'window through one inbox',
+      'window > window through one inbox',
       'trigram',
       'capped',
       'capped > window',

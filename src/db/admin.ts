@@ -67,6 +67,12 @@ export const SEARCHDESK_INDEXES: readonly SearchdeskIndex[] = [
     purpose: "message search with `from`: the sender's messages newest first, not the account's",
     definition: 'messages (sender_id, sender_type, created_at DESC, id DESC)',
   },
+  {
+    name: INDEX.messagesInbox,
+    table: 'messages',
+    purpose: "message search in one inbox (`inbox_id`, or an agent of one inbox): its messages newest first, not the account's",
+    definition: 'messages (inbox_id, created_at DESC, id DESC)',
+  },
 ];
 
 /** Creates searchdesk's own schema (idempotent). */

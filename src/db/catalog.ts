@@ -48,4 +48,5 @@ export const INDEX = {
   articlesUpdated: 'searchdesk_articles_account_updated',
   messagesUpdatedAt: 'searchdesk_messages_updated_at_id',
   messagesSender: 'searchdesk_messages_sender_created',
+  messagesInbox: 'searchdesk_messages_inbox_created',
 } as const;

@@ -434,6 +434,38 @@ describe('firstMessageStep', () => {
     expect(narrowingFirst(query(['order'], { inboxIds: [1] }), undefined)).toBe(false);
   });
 
+  it("walks one inbox's messages for the word's share of them where that costs less than the trigram read of the inbox", () => {
+    // 10 million messages of one account; inbox 1 holds 1 % of them (100,000), and `upgrade` is
+    // in `share` of the sampled contents.
+    const inboxStats = (share: number): TableStats => ({
+      rows: 10_000_000,
+      columns: new Map<string, ColumnStats>([
+        [
+          'content',
+          { nullFrac: 0, common: [], histogram: Array.from({ length: 1_000 }, (_, i) => (i < share * 1_000 ? 'upgrade' : 'x')) },
+        ],
+        ['account_id', { nullFrac: 0, common: [{ value: '1', share: 1 }], histogram: [], distinct: 1 }],
+        ['inbox_id', { nullFrac: 0, common: [{ value: '1', share: 0.01 }], histogram: [], distinct: 100 }],
+        ['sender_id', { nullFrac: 0, common: [], histogram: [], distinct: 10_000 }],
+      ]),
+    });
+    const one = query(['upgrade'], { inboxIds: [1] });
+    // 1 %: the page after 1,600 of the inbox's rows, a window of 2,400 (at least 3,000), against
+    // a read worth 100,000 ÷ 30 entries + 1,000 visits × 10 = 13,333 rows.
+    expect(firstMessageStep(one, inboxStats(0.01), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'window', window: 3_000 });
+    // The account's walk would need 160,000 rows, past the longest walk.
+    expect(firstMessageStep(one, inboxStats(0.01))).toEqual({ strategy: 'trigram' });
+    // 0.4 %: a window of 6,000 against 7,333.
+    expect(firstMessageStep(one, inboxStats(0.004), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'window', window: 6_000 });
+    // 0.2 %: a window of 12,000 against 5,333: the trigram read.
+    expect(firstMessageStep(one, inboxStats(0.002), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'trigram' });
+    // A sender of 10,000 in the inbox: sized for the sender's share of its rows, past the longest walk.
+    const sender = query(['upgrade'], { inboxIds: [1], sender: { type: 'User', id: '3' } });
+    expect(firstMessageStep(sender, inboxStats(0.01), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'trigram' });
+    expect(narrowingFirst(one, inboxStats(0.01), 'inbox')).toBe(false);
+    expect(narrowingFirst(sender, inboxStats(0.01), 'inbox')).toBe(true);
+  });
+
   it('reads the capped trigram matches when some word is in no sampled message, the sample window past the cap', () => {
     // Past the cap: the 500,000 messages of the account hold 1,000 matches or more (cappedReadCap,
     // balanced at 1,095, on its ladder), so the page's 16 rows are within 8,000 of them, walked

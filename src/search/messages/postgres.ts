@@ -243,18 +243,49 @@ export interface MessageWindowRest {
 }
 
 /**
- * The account's newest `window` messages (types, time bounds), in result order, for a window,
- * with every column of a record (the window's filters read most of them); for the rest of a
- * window, those after its last match. Cut after a whole creation time when the page needs
- * `needed` ≥ TIES_MIN_MATCHES matches (windowCut).
+ * Which messages a window walks newest first: the account's (index_messages_on_account_created_type,
+ * the help desk's), or those of the query's one inbox (searchdesk_messages_inbox_created).
  */
-function newestMessages(query: MessageQuery, window: number | MessageWindowRest, p: SqlParams, needed = 0, planOnce = false) {
+export type MessageWalk = 'account' | 'inbox';
+
+/**
+ * The newest `window` messages of the walk (the account's, or its one inbox's; types, time
+ * bounds), in result order, for a window, with every column of a record (the window's filters
+ * read most of them); for the rest of a window, those after its last match. Cut after a whole
+ * creation time when the page needs `needed` ≥ TIES_MIN_MATCHES matches (windowCut).
+ */
+function newestMessages(
+  query: MessageQuery,
+  window: number | MessageWindowRest,
+  p: SqlParams,
+  needed = 0,
+  planOnce = false,
+  walk: MessageWalk = 'account',
+) {
   // The cut walks (account_id, created_at, message_type) backwards and stops after the window's
   // rows, whatever the inboxes and the sender: a filter that keeps few of the account's messages
-  // (one inbox, one sender) would otherwise walk the whole 90 days.
+  // (one sender) would otherwise walk the whole 90 days. One inbox is walked by its own index,
+  // its time bounds the index's conditions, the account and the types checks of its rows: its
+  // messages are all the walk reads (an inbox of 50 at L: `upgrade`, 1,175 rows and 4.1–4.6 ms,
+  // where the account's walk read 32,902 rows and the trigram index took 22–34 ms).
   const rest = typeof window === 'number' ? undefined : window;
-  const where = [...messageScopeClauses(query, p, planOnce), ...(rest ? afterClauses(rest.after, p) : [])];
-  const { cut, ties } = windowCut('m.created_at DESC', 'm.id DESC', p.add(rest ? rest.rows : window), needed);
+  const scope =
+    walk === 'inbox'
+      ? [
+          `m.inbox_id = ${p.add(query.inboxIds[0])}::bigint`,
+          ...checkClause([accountClause(query, p), searchableTypeClause()]),
+          ...timeBounds('m.created_at', query.since, query.until, p),
+        ]
+      : messageScopeClauses(query, p, planOnce);
+  const where = [...scope, ...(rest ? afterClauses(rest.after, p) : [])];
+  const rows = p.add(rest ? rest.rows : window);
+  // The index by inbox holds the whole result order (the time, then the id): the window ends
+  // after exactly its rows, and its output is in result order, which the page's LIMIT then reads
+  // as far as the page goes, with no sort at all.
+  const { cut, ties } =
+    walk === 'inbox'
+      ? { cut: `ORDER BY m.created_at DESC, m.id DESC LIMIT ${rows}`, ties: false }
+      : windowCut('m.created_at DESC', 'm.id DESC', rows, needed);
   return {
     text: `SELECT ${RECORD_SOURCE}
       FROM messages m WHERE ${where.join(' AND ')}
@@ -285,6 +316,8 @@ export interface MessageStatementOptions {
   accountAsParameter?: boolean;
   /** A window's filter tests the inboxes and the sender before the words (narrowingFirst). */
   narrowingFirst?: boolean;
+  /** A window's walk: the account's messages, or its one inbox's (inboxWalk). */
+  walk?: MessageWalk;
 }
 
 /**
@@ -297,7 +330,7 @@ export function buildMessageIdsQuery(
   window: number | MessageWindowRest = MESSAGE_WINDOW,
   options: MessageStatementOptions = {},
 ): SqlQuery {
-  const { select = 'id', scope = 'indexed', accountAsParameter = false, narrowingFirst = false } = options;
+  const { select = 'id', scope = 'indexed', accountAsParameter = false, narrowingFirst = false, walk = 'account' } = options;
   const p = new SqlParams();
   const columns = select === 'record' ? RECORD_SOURCE : 'm.id';
   let text: string;
@@ -315,18 +348,23 @@ export function buildMessageIdsQuery(
     // time bound: every other way to them reads them all and sorts them, the time bound being a
     // condition of the walk's index. (The conversations window has no such bound, so its length
     // is in its text: windowPlannedOnce.) A plan test holds it to the walk (test/variants.test.ts).
+    // The walk of one inbox is its index's whatever the values (the inbox and the time bounds are
+    // its only conditions), so it is planned once with its account a parameter.
     planOnce = typeof window === 'number' && query.offset === 0 && !accountAsParameter;
-    if (planOnce) general = () => buildMessageIdsQuery(query, strategy, window, { ...options, accountAsParameter: true });
-    const newest = newestMessages(query, window, p, needed, planOnce);
+    if (planOnce && walk === 'account')
+      general = () => buildMessageIdsQuery(query, strategy, window, { ...options, accountAsParameter: true });
+    const newest = newestMessages(query, window, p, needed, planOnce, walk);
     // The inboxes and the sender only check the window's rows (checkClause): 0.05 ms of a
     // 1.0–2.3 ms window of a common word at M. In the one clause of a window cut after a whole
     // time, the tests run in the order written: the words first, as most rows fail their first,
-    // cheap pattern, unless the inboxes and the sender keep few rows (narrowingFirst).
-    const narrowing = messageNarrowingClauses(query, p);
+    // cheap pattern, unless the inboxes and the sender keep few rows (narrowingFirst). The walk
+    // of one inbox reads only its messages: the sender is left to check.
+    const narrowing = walk === 'inbox' ? senderClauses(query, p) : messageNarrowingClauses(query, p);
     const words = walkWordClauses(query.words, p);
-    const filters = newest.ties
-      ? checkClause(narrowingFirst ? [...narrowing, ...words] : [...words, ...narrowing])
-      : [...checkClause(narrowing), ...words];
+    const filters =
+      newest.ties || walk === 'inbox'
+        ? checkClause(narrowingFirst ? [...narrowing, ...words] : [...words, ...narrowing])
+        : [...checkClause(narrowing), ...words];
     const page = typeof window === 'number' ? limitClause(query.limit, query.offset, p, planOnce) : `LIMIT ${p.add(needed)}`;
     text = `
     SELECT ${columns} FROM (${newest.text}) m
@@ -414,10 +452,10 @@ export function buildMessageIdsQuery(
  * senders, and for a short word many times the matches) and the planner's estimate of the
  * table's rows. Read only when the window gave way: its rows are then in the buffer cache.
  */
-export function buildWindowSampleQuery(query: MessageQuery, window: number): SqlQuery {
+export function buildWindowSampleQuery(query: MessageQuery, window: number, walk: MessageWalk = 'account'): SqlQuery {
   const p = new SqlParams();
   // The newest rows of the window stand for all of it (ILIKE costs about 1 µs a row and pattern).
-  const newest = newestMessages(query, Math.min(window, MESSAGE_SAMPLE_ROWS), p).text;
+  const newest = newestMessages(query, Math.min(window, MESSAGE_SAMPLE_ROWS), p, 0, false, walk).text;
   const trigrams = query.words.flatMap(prefilterTrigrams).map((t) => `m.content ILIKE ${p.add(t)}`);
   const fetched = trigrams.length > 0 ? `count(*) FILTER (WHERE ${trigrams.join(' AND ')})` : 'count(*)';
   return {
@@ -447,8 +485,8 @@ export type FirstMessageStep =
 export const NARROWING_FIRST_SHARE = 0.5;
 
 /** Whether a window tests the inboxes and the sender before the words (NARROWING_FIRST_SHARE). */
-export function narrowingFirst(query: MessageQuery, stats: TableStats | undefined): boolean {
-  return stats !== undefined && scopeShare(query, stats) <= NARROWING_FIRST_SHARE;
+export function narrowingFirst(query: MessageQuery, stats: TableStats | undefined, walk: MessageWalk = 'account'): boolean {
+  return stats !== undefined && walkShare(query, stats, walk) <= NARROWING_FIRST_SHARE;
 }
 
 /**
@@ -458,6 +496,15 @@ export function narrowingFirst(query: MessageQuery, stats: TableStats | undefine
 export function scopeShare(query: MessageQuery, stats: TableStats): number {
   const inboxes = withinAccount(query, stats, 'inbox_id', query.inboxIds);
   return query.sender ? inboxes * withinAccount(query, stats, 'sender_id', [query.sender.id]) : inboxes;
+}
+
+/**
+ * The share of a window's walked rows the query's inboxes and sender leave: scopeShare for the
+ * account's walk; the sender's share for the walk of one inbox, whose rows are all the inbox's.
+ */
+function walkShare(query: MessageQuery, stats: TableStats, walk: MessageWalk): number {
+  if (walk === 'account') return scopeShare(query, stats);
+  return query.sender ? withinAccount(query, stats, 'sender_id', [query.sender.id]) : 1;
 }
 
 /** The account's messages, estimated from the statistics (the whole table without them for account_id). */
@@ -505,15 +552,17 @@ export function fewCandidatesScope(
  * - a word no sampled message holds: the capped trigram read (its cap: cappedReadCap), exact for
  *   a rare word; the small sample window when the page lies past the cap, or for a short word in
  *   so large a scope that it may well be in more messages than the cap (unseenMatches);
- * - otherwise a window long enough for the page at the estimated share of the account's messages
- *   holding the words in the query's inboxes and sender (at least `limits.window` rows: the walk
- *   stops at the page), or the trigram index when even that is past the longest walk;
+ * - otherwise a window long enough for the page at the estimated share of the walked messages
+ *   (the account's, or its one inbox's: `walk`) holding the words in the query's inboxes and
+ *   sender (at least `limits.window` rows: the walk stops at the page), or the trigram index when
+ *   even that is past the longest walk;
  * - no statistics: a window of `limits.window` rows.
  */
 export function firstMessageStep(
   query: MessageQuery,
   stats: TableStats | undefined,
   limits: MessageLimits = MESSAGE_LIMITS,
+  walk: MessageWalk = 'account',
 ): FirstMessageStep {
   if (query.words.some(looksSpecific)) return { strategy: 'trigram', few: true };
   const shares = stats ? query.words.map((w) => estimateShare(stats, ['content'], w)) : [];
@@ -525,9 +574,30 @@ export function firstMessageStep(
       ? { strategy: 'capped', cap, then: cappedWindow(query, stats, limits, cap) }
       : { strategy: 'window', window: limits.sample };
   }
-  const share = Math.min(...(shares as number[])) * scopeShare(query, stats);
-  const { rows } = shareWindow(page, share, limits);
-  return rows === undefined ? { strategy: 'trigram' } : { strategy: 'window', window: Math.max(limits.window, rows) };
+  const wordShare = Math.min(...(shares as number[]));
+  const { rows } = shareWindow(page, wordShare * walkShare(query, stats, walk), limits);
+  if (rows === undefined || (walk === 'inbox' && rows > inboxIndexRows(query, stats, wordShare))) return { strategy: 'trigram' };
+  return { strategy: 'window', window: Math.max(limits.window, rows) };
+}
+
+/**
+ * Entries of an index's bitmap that cost about as much as one row of a window walk: about 45 ns
+ * against 1.5 µs (MESSAGE_VISIT_ENTRIES, MESSAGE_MATCH_ROWS).
+ */
+export const MESSAGE_ENTRY_ROWS = 30;
+
+/**
+ * What the trigram read of one inbox costs, in rows of a window walk: the inbox's entries in the
+ * index on (account_id, inbox_id), which it intersects with the trigram index, and a visit of
+ * each of the inbox's messages holding the words (`share` of them), each worth MESSAGE_MATCH_ROWS
+ * rows. The window of the inbox (`room` times the rows the page should need, for a share the
+ * statistics may well overestimate) is for a word common enough to fill the page within less:
+ * `inbox` in one inbox of fifty at M (estimated in 0.96 % of messages, in 0.30 % of the inbox's:
+ * a window of 2,657 rows against a read worth 2,500) read 3,000 rows, then the trigram index
+ * answered (10 + 5–9 ms), where that read alone takes 4–5.
+ */
+function inboxIndexRows(query: MessageQuery, stats: TableStats, share: number): number {
+  return scopeRows(query, stats) * (1 / MESSAGE_ENTRY_ROWS + share * MESSAGE_MATCH_ROWS);
 }
 
 /**
@@ -610,7 +680,8 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
     read: (strategy: MessageStrategy, window?: number | MessageWindowRest, options?: MessageStatementOptions) => Promise<R[]>,
   ) => {
     const stats = await tableStats(db, 'messages', STATS_COLUMNS);
-    const first = query.words.some(hasTrigram) ? firstMessageStep(query, stats, limits) : undefined;
+    const walk = await inboxWalk(query);
+    const first = query.words.some(hasTrigram) ? firstMessageStep(query, stats, limits, walk) : undefined;
     // A code's or a rare word's few candidates: from the trigram index alone, or with the
     // scope's index (fewCandidatesScope).
     const few = (cap?: number) => fewCandidatesScope(query, stats, limits, cap);
@@ -638,10 +709,10 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
     } else window = first.window;
     // A window is exact when it holds every row the page asks for (limit includes has_more's).
     if (windowCanHold(query.offset / PAGE_SIZE + 1, window)) {
-      const narrowing = { narrowingFirst: narrowingFirst(query, stats) };
+      const narrowing = { narrowingFirst: narrowingFirst(query, stats, walk), walk };
       const rows = await read('window', window, narrowing);
       if (rows.length >= query.limit) return rows;
-      const longer = await nextWindow(query, rows.length, window, stats);
+      const longer = await nextWindow(query, rows.length, window, stats, walk);
       if (longer !== undefined) {
         // Up to `longer` rows from the last match on (nextWindow asks only after a window that
         // held some of the page's rows: all the page's before its last one).
@@ -652,6 +723,12 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
     }
     return read('trigram');
   };
+  /**
+   * Which messages a window walks: those of the query's one inbox (an `inbox_id`, or an agent of
+   * one inbox) with searchdesk's index by inbox, else the account's.
+   */
+  const inboxWalk = async (query: MessageQuery): Promise<MessageWalk> =>
+    query.inboxIds.length === 1 && (await searchdeskIndexes(db)).has(INDEX.messagesInbox) ? 'inbox' : 'account';
   /**
    * Whether to walk the sender's messages: with searchdesk's index by sender, unless the
    * statistics say the sender has more messages than the longest walk (a contact has a few, most
@@ -673,17 +750,27 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
    * the index dearer, so a longer window chosen with none is chosen whatever the sample counts,
    * and one too long for any count is refused (the table's rows from the statistics meanwhile).
    */
-  const nextWindow = async (query: MessageQuery, returned: number, window: number, stats: TableStats | undefined) => {
+  const nextWindow = async (
+    query: MessageQuery,
+    returned: number,
+    window: number,
+    stats: TableStats | undefined,
+    walk: MessageWalk,
+  ) => {
     if (returned === 0) return undefined;
     const page = query.offset / PAGE_SIZE + 1;
     const sized = { ...limits, window };
+    // The walk of one inbox against the trigram read of that inbox: a visit of each of its
+    // messages holding the words, at the share the window saw, each worth MESSAGE_MATCH_ROWS rows.
+    if (walk === 'inbox' && stats && stats.rows > 0)
+      return longerWindow(page, returned, scopeRows(query, stats) * MESSAGE_MATCH_ROWS, sized, 0, true);
     if (stats && stats.rows > 0) {
       const least = longerWindow(page, returned, stats.rows, sized, 0, true);
       if (least !== undefined) return least;
       if (longerWindow(page, returned, stats.rows, sized, Infinity, true) === undefined) return undefined;
     }
     const [sample] = await db.query<{ candidates: number; sampled: number; table_rows: number | null }>(
-      buildWindowSampleQuery(query, window),
+      buildWindowSampleQuery(query, window, walk),
       'search_messages_pg_window_sample',
     );
     const candidates = sample && sample.sampled > 0 ? (sample.candidates * window) / sample.sampled : undefined;
