@@ -85,24 +85,26 @@ describe('tableStats', () => {
 });
 
 describe('valuesShare', () => {
-  const stats: TableStats = {
+  /** Inboxes 5 and 7 common with the shares given, `nullFrac` NULL, the rest spread over 8 values. */
+  const inboxStats = (five: number, seven: number, nullFrac: number): TableStats => ({
     rows: 1_000,
     columns: new Map([
-      // 5 and 7 are common (30% and 20%); 10% are NULL; the other 40% spread over 8 values.
       [
         'inbox_id',
         {
-          nullFrac: 0.1,
+          nullFrac,
           common: [
-            { value: '5', share: 0.3 },
-            { value: '7', share: 0.2 },
+            { value: '5', share: five },
+            { value: '7', share: seven },
           ],
           histogram: [],
           distinct: 10,
         },
       ],
     ]),
-  };
+  });
+  // 5 and 7 are common (30% and 20%); 10% are NULL; the other 40% spread over 8 values.
+  const stats = inboxStats(0.3, 0.2, 0.1);
 
   it("adds the common values' shares and an equal part of the rest for each other value", () => {
     expect(valuesShare(stats, 'inbox_id', [5])).toBeCloseTo(0.3);
@@ -117,24 +119,7 @@ describe('valuesShare', () => {
     expect(valuesShare(stats, 'inbox_id', inboxes)).toBeCloseTo(0.5);
     expect(valuesShare(stats, 'inbox_id', [5, 99])).toBeCloseTo(0.3 + 0.4 / 8);
     // A new read of the statistics (inbox 7 now holds 40 %) is weighed anew for the same list.
-    const reread: TableStats = {
-      rows: 1_000,
-      columns: new Map([
-        [
-          'inbox_id',
-          {
-            nullFrac: 0,
-            common: [
-              { value: '5', share: 0.3 },
-              { value: '7', share: 0.4 },
-            ],
-            histogram: [],
-            distinct: 10,
-          },
-        ],
-      ]),
-    };
-    expect(valuesShare(reread, 'inbox_id', inboxes)).toBeCloseTo(0.7);
+    expect(valuesShare(inboxStats(0.3, 0.4, 0), 'inbox_id', inboxes)).toBeCloseTo(0.7);
     expect(valuesShare(stats, 'sender_id', inboxes)).toBeUndefined();
   });
 });
