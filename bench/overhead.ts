@@ -26,7 +26,7 @@ import type { MessageEngines } from '../src/search/messages/index.js';
 import { parseParams, type Operation } from '../src/search/params.js';
 import { runSearch } from '../src/search/service.js';
 import { RawHttp } from './perf/rawhttp.js';
-import { CLI, cliEnv, startServer } from './perf/server.js';
+import { CLI, cliEnv, serverCliEnv, startServer } from './perf/server.js';
 import { median, ms, quantile } from './perf/stats.js';
 import type { Overhead } from './run/results.js';
 
@@ -259,7 +259,7 @@ async function main(): Promise<void> {
     return performance.now() - started;
   };
 
-  const server = await startServer(cliEnv({ DATABASE_URL, LOG_LEVEL: opts['log-level'] }));
+  const server = await startServer(serverCliEnv({ DATABASE_URL, LOG_LEVEL: opts['log-level'] }));
   const raw = new RawHttp(new URL(server.url));
   const clients = { raw: rawClient(raw), fetch: fetchClient(server.url) };
   type Side = 'direct' | 'mcpRaw' | 'restRaw' | 'mcpFetch' | 'restFetch';

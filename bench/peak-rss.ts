@@ -1,6 +1,6 @@
 /**
  * `npm run bench:rss`: the server's peak RSS at concurrency 32, with and without extra Node
- * options (default `--max-semi-space-size=8`), in alternating runs. Each run starts a server,
+ * options (default the ones it is deployed with, SERVER_NODE_OPTIONS), in alternating runs. Each run starts a server,
  * then calls the bench's mixed workload at concurrency 1, 8 and 32 (`--duration` seconds each,
  * as `npm run bench` does) and keeps the peak at 32 and its calls per second. The peak moves with
  * garbage collection by 20 MB or more from run to run, so one run of the bench cannot tell an
@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LARGE_ADMIN_TOKEN, LARGE_AGENT_TOKEN } from './generator/org.js';
 import { measureThroughput, type Clients } from './perf/measure.js';
-import { cliEnv, connectHttp, startServer } from './perf/server.js';
+import { cliEnv, connectHttp, SERVER_NODE_OPTIONS, startServer } from './perf/server.js';
 import { median } from './perf/stats.js';
 import { TOOL_NAMES, type BenchQuery } from './perf/workload.js';
 import { ACCOUNT_ID, log, STATEMENT_TIMEOUT_MS, type Args } from './run/args.js';
@@ -21,7 +21,7 @@ const HELP = `Usage: npm run bench:rss -- [options]
   --scale M|L              Bench scale (default L)
   --database-url URL       Bench database (default postgres://postgres@127.0.0.1:5432/sd_bench_<scale>)
   --elasticsearch-url URL  Search messages with Elasticsearch (index sdbench_messages_<scale>), as the bench does
-  --node-options TEXT      The options compared with none (default --max-semi-space-size=8)
+  --node-options TEXT      The options compared with none (default: the server's own, ${SERVER_NODE_OPTIONS})
   --runs N                 Runs of each, alternating (default 5)
   --duration S             Seconds at each concurrency (default 8)
 `;
@@ -32,7 +32,7 @@ async function main() {
       scale: { type: 'string', default: 'L' },
       'database-url': { type: 'string' },
       'elasticsearch-url': { type: 'string' },
-      'node-options': { type: 'string', default: '--max-semi-space-size=8' },
+      'node-options': { type: 'string', default: SERVER_NODE_OPTIONS },
       runs: { type: 'string', default: '5' },
       duration: { type: 'string', default: '8' },
       help: { type: 'boolean', short: 'h' },

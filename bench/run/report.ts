@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describeLayout } from '../perf/indexes.js';
+import { SERVER_NODE_OPTIONS } from '../perf/server.js';
 import { evenRunCount, evenRuns, SHORT_STATEMENT_MS, SHORT_STATEMENT_PAIRS, type LatencyResult } from '../perf/measure.js';
 import { median, ms, ratio, summarize, table, type Summary } from '../perf/stats.js';
 import type { BenchQuery, ToolName } from '../perf/workload.js';
@@ -326,7 +327,7 @@ export function report(r: Results): string {
   out.push(
     `Run ${r.startedAt.toISOString()}, ${(r.seconds / 60).toFixed(1)} min. Database \`${redact(a.databaseUrl)}\`; ` +
       `${Object.values(r.workload.byTool).reduce((n, l) => n + l.length, 0)} queries sampled from the data (seed ${a.seed}), ` +
-      `${a.reps} measured calls each at concurrency 1 after one warm-up call, through \`node dist/cli.js serve --http --port 0\` ` +
+      `${a.reps} measured calls each at concurrency 1 after one warm-up call, through \`NODE_OPTIONS=${SERVER_NODE_OPTIONS} node dist/cli.js serve --http --port 0\` ` +
       `(MCP Streamable HTTP, SDK client, header \`api_access_token\`; ⅓ of the queries as the agent \`bench-agent-token\`, the rest as the administrator). ` +
       `Statement timeout ${STATEMENT_TIMEOUT_MS / 1000} s (SEARCHDESK_STATEMENT_TIMEOUT_MS).`,
     '',

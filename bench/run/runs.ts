@@ -32,7 +32,16 @@ import {
   type LatencyResult,
   type ThroughputResult,
 } from '../perf/measure.js';
-import { cliEnv, connectHttp, rawCall, rssMb, startServer, stdioColdStart, type HttpServer } from '../perf/server.js';
+import {
+  cliEnv,
+  connectHttp,
+  rawCall,
+  rssMb,
+  serverCliEnv,
+  startServer,
+  stdioColdStart,
+  type HttpServer,
+} from '../perf/server.js';
 import { TOOL_NAMES, type BenchQuery, type ToolName, type Workload } from '../perf/workload.js';
 import { ACCOUNT_ID, log, STATEMENT_TIMEOUT_MS, type Args } from './args.js';
 import { setGin, type Bench } from './data.js';
@@ -61,7 +70,11 @@ async function withServer<T>(env: Record<string, string>, fn: (server: HttpServe
 }
 
 function serverEnv(args: Args, extra: Record<string, string> = {}): Record<string, string> {
-  return cliEnv({ DATABASE_URL: args.databaseUrl, SEARCHDESK_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS), ...extra });
+  return serverCliEnv({
+    DATABASE_URL: args.databaseUrl,
+    SEARCHDESK_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
+    ...extra,
+  });
 }
 
 /** bench/overhead.js as a child process (its own server and spawns), its JSON summary back. */
