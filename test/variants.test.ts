@@ -603,6 +603,13 @@ describe("the Postgres message engine's walk of one inbox", () => {
   });
 });
 
+/** The words of more than three letters in `rows`' contents, the most frequent first. */
+function wordsByCount(rows: ReadonlyArray<{ content: string }>): string[] {
+  const often = new Map<string, number>();
+  for (const w of rows.flatMap((r) => splitWords(r.content))) if (w.length > 3) often.set(w, (often.get(w) ?? 0) + 1);
+  return [...often].sort((a, b) => b[1] - a[1]).map(([w]) => w);
+}
+
 type Counts = Record<string, number>;
 const bump = (counts: Counts, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
 
@@ -1037,9 +1044,7 @@ describe('the Postgres message engine', () => {
       `SELECT content FROM messages WHERE account_id = $1 AND sender_type = $2 AND sender_id = $3 AND content IS NOT NULL`,
       [data.large.accountId, busy.startsWith('agent:') ? 'User' : 'Contact', busy.split(':')[1]],
     );
-    const often = new Map<string, number>();
-    for (const w of said.rows.flatMap((r) => splitWords(r.content))) if (w.length > 3) often.set(w, (often.get(w) ?? 0) + 1);
-    const commonest = [...often].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'order';
+    const commonest = wordsByCount(said.rows)[0] ?? 'order';
     // The busiest inbox and its commonest word: a window walking that inbox answers it.
     const [inbox] = (
       await t.admin.query<{ inbox_id: number }>(
@@ -1051,10 +1056,7 @@ describe('the Postgres message engine', () => {
       `SELECT content FROM messages WHERE inbox_id = $1 AND message_type IN (0, 1) AND content IS NOT NULL`,
       [inbox!.inbox_id],
     );
-    const inboxOften = new Map<string, number>();
-    for (const w of inboxSaid.rows.flatMap((r) => splitWords(r.content)))
-      if (w.length > 3) inboxOften.set(w, (inboxOften.get(w) ?? 0) + 1);
-    const inboxWords = [...inboxOften].sort((a, b) => b[1] - a[1]).map(([w]) => w);
+    const inboxWords = wordsByCount(inboxSaid.rows);
     const counts: Counts = {};
     // The statements the engine ran, by label, for the coverage counts; how the capped reads wrote the scope.
     const ran: string[] = [];
