@@ -37,6 +37,13 @@ export const EXPLAIN = TRACE && process.env.BENCH_EXPLAIN === '1';
  * values), to run it again outside the core (an A/B of two statement texts, a plan by hand).
  */
 const SQL_FILE = process.env.BENCH_SQL;
+/**
+ * BENCH_HIDE_INDEXES=<name>,…: searchdesk's indexes of those names left out of what the core
+ * learns of the catalog (searchdeskIndexes), so that it plans as without them while they stay in
+ * place: an A/B of an index on the same statistics (dropping it, the next run's `db indexes` would
+ * build it again and ANALYZE the table, whose new sample moves other plans).
+ */
+const HIDDEN_INDEXES = new Set((process.env.BENCH_HIDE_INDEXES ?? '').split(',').filter((name) => name !== ''));
 
 /** Appends a statement to the BENCH_SQL file, when one is set. */
 export function recordSql(label: string | undefined, q: SqlQuery): void {
@@ -232,8 +239,10 @@ function poolDb(pool: pg.Pool, once: pg.Pool): Db {
     kind: 'pg',
     query: async <R extends object>(q: SqlQuery, label?: string) => {
       const started = performance.now();
-      const rows = (await prepared.query<R>(pool, q, once)).rows;
+      let rows = (await prepared.query<R>(pool, q, once)).rows;
       statementTime.ms += performance.now() - started;
+      if (label === 'index_catalog' && HIDDEN_INDEXES.size > 0)
+        rows = rows.filter((row) => !HIDDEN_INDEXES.has((row as { name?: string }).name ?? ''));
       recordSql(label, q);
       if (TRACE)
         process.stderr.write(
