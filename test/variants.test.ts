@@ -63,6 +63,7 @@ import {
   type ScopeIndex,
 } from '../src/search/messages/postgres.js';
 import { MESSAGE_COLUMNS, type MessageRow } from '../src/search/messages/records.js';
+import { wordIndexQuery } from '../src/db/message-words.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 
 export const VARIANT_SEED = 1122;
@@ -1064,6 +1065,8 @@ describe('the Postgres message engine', () => {
     const caps: number[] = [];
     // Windows that walked one inbox's messages (searchdesk's index by inbox).
     let inboxWalks = 0;
+    // Reads whose candidates came from searchdesk's word index.
+    const wordIndexReads: string[] = [];
     const spied: Db = {
       kind: t.db.kind,
       ping: () => t.db.ping(),
@@ -1072,6 +1075,11 @@ describe('the Postgres message engine', () => {
         if (!label?.startsWith('statistics') && label !== 'index_catalog')
           ran.push((label ?? '').replace('search_messages_pg_', ''));
         if (label === 'search_messages_pg_window' && /FROM messages m WHERE m\.inbox_id = \$/.test(q.text)) inboxWalks++;
+        if (
+          (label === 'search_messages_pg_capped' || label === 'search_messages_pg_trigram') &&
+          q.text.includes('array_to_tsvector')
+        )
+          wordIndexReads.push(label.replace('search_messages_pg_', ''));
         if (label === 'search_messages_pg_capped') {
           cappedScopes.push(q.text.includes('coalesce(m.account_id = ') ? 'hidden' : 'indexed');
           // The cap: the LIMIT closing the candidates' CTE.
@@ -1113,7 +1121,8 @@ describe('the Postgres message engine', () => {
           fc.oneof(
             fc.constantFrom(...words),
             fc.constantFrom(...words).map((w) => w.slice(0, 3)),
-            fc.constantFrom('a', 'zz', 'qx9', 'order'),
+            // A word the word index does not serve (not ASCII): the others' read must still test it.
+            fc.constantFrom('a', 'zz', 'qx9', 'order', 'ordér'),
           ),
           { minLength: 1, maxLength: 3 },
         ),
@@ -1128,6 +1137,14 @@ describe('the Postgres message engine', () => {
           const walk = await ids(query, 'walk');
           expect(await ids(query, 'trigram')).toEqual(walk);
           expect(await ids(query, 'trigram', undefined, { scope: 'hidden' })).toEqual(walk);
+          // The candidates from searchdesk's word index, by the words it serves (the word-start
+          // expression decides on the others), for both ways to the scope.
+          const served = query.words.filter((w) => wordIndexQuery([w]) !== undefined);
+          if (served.length > 0) {
+            bump(counts, served.length < query.words.length ? 'word index read, some words' : 'word index read');
+            expect(await ids(query, 'trigram', undefined, { wordIndex: served })).toEqual(walk);
+            expect(await ids(query, 'trigram', undefined, { wordIndex: served, scope: 'hidden' })).toEqual(walk);
+          }
           // The page's records as the walk's ids read again by primary key.
           const records = await t.db.query<MessageRow>({
             text: `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id = ANY($1::bigint[]) ORDER BY m.created_at DESC, m.id DESC`,
@@ -1157,10 +1174,12 @@ describe('the Postgres message engine', () => {
               cappedScopes.length = 0;
               caps.length = 0;
               inboxWalks = 0;
+              wordIndexReads.length = 0;
               const engine = createPostgresEngine(db, limits);
               expect(await engine.findIds(query)).toEqual(walk);
               bump(counts, ran.join(' > '));
               if (inboxWalks > 0) bump(counts, `${ran.join(' > ')} through one inbox`);
+              for (const read of new Set(wordIndexReads)) bump(counts, `${read} through the word index`);
               if (ran[0] === 'capped' && query.sender) bump(counts, `${ran.join(' > ')} with from`);
               if (ran.join() === 'capped' && walk.length === 0) bump(counts, 'capped, empty page');
               if (ran.join() === 'capped') bump(counts, `capped, scope ${cappedScopes[0]}`);
@@ -1220,6 +1239,12 @@ describe('the Postgres message engine', () => {
       // Words no sampled message holds, in a scope where they may be past the cap (unseenMatches).
       'unseen words in a large scope: window first',
       'a raised cap reached, then the windows',
+      // Candidates from searchdesk's word index: by every word, by the words it serves, and in the
+      // engine's capped and trigram reads (words the statistics did not see).
+      'word index read',
+      'word index read, some words',
+      'capped through the word index',
+      'trigram through the word index',
     ])
       expect(counts[key] ?? 0, `${key} in ${JSON.stringify(counts)}`).toBeGreaterThan(0);
   }, 180_000);

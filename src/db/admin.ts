@@ -6,6 +6,7 @@
 import type { Logger } from '../logger.js';
 import { INDEX } from './catalog.js';
 import type { Db } from './db.js';
+import { messageWordsVector } from './message-words.js';
 import { schemaSql } from './schema.js';
 
 export interface SearchdeskIndex {
@@ -72,6 +73,12 @@ export const SEARCHDESK_INDEXES: readonly SearchdeskIndex[] = [
     table: 'messages',
     purpose: "message search in one inbox (`inbox_id`, or an agent of one inbox): its messages newest first, not the account's",
     definition: 'messages (inbox_id, created_at DESC, id DESC)',
+  },
+  {
+    name: INDEX.messagesWords,
+    table: 'messages',
+    purpose: 'message search (Postgres engine): the messages where a word of ASCII letters and digits starts a word',
+    definition: `messages USING gin (${messageWordsVector('content')})`,
   },
 ];
 

@@ -49,4 +49,5 @@ export const INDEX = {
   messagesUpdatedAt: 'searchdesk_messages_updated_at_id',
   messagesSender: 'searchdesk_messages_sender_created',
   messagesInbox: 'searchdesk_messages_inbox_created',
+  messagesWords: 'searchdesk_messages_words',
 } as const;

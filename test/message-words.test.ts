@@ -1,0 +1,159 @@
+/**
+ * searchdesk's word index of message contents (searchdesk_messages_words) is a prefilter: every
+ * message where a word it serves starts a word must be among its candidates, whatever the text
+ * around it (letters that fold to ASCII ones, marks, digits, very long words and contents), and no
+ * content may fail the help desk's write of it. The Postgres engine's reads through it must return
+ * exactly the plain walk's ids.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveAccess, type AccessContext } from '../src/auth/access.js';
+import { createSearchIndexes } from '../src/db/admin.js';
+import { INDEX } from '../src/db/catalog.js';
+import { MESSAGE_WORDS_INDEXED, WORD_PIECE, wordIndexQuery } from '../src/db/message-words.js';
+import type { Db, SqlQuery } from '../src/db/db.js';
+import { createPgDb } from '../src/db/pg.js';
+import { buildMessageIdsQuery, createPostgresEngine } from '../src/search/messages/postgres.js';
+import { buildMessageQuery } from '../src/search/messages/query.js';
+import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
+import { DAY, Fixture } from './helpers/fixtures.js';
+
+const NOW = Math.floor(Date.now() / 1000);
+
+let t: TestDatabase;
+let access: AccessContext;
+const ids: Record<string, number> = {};
+
+/** Contents whose words sit where a naive word index would lose them. */
+const CONTENTS: Record<string, string | null> = {
+  dotted: 'TROUGİL report', // İ folds to i
+  kelvin: 'Temperature in \u212Aelvin', // the Kelvin sign folds to k
+  underscore: 'x86_64 build',
+  accented: 'naïve approach',
+  mark: 'e\u0301tude of e\u0301clairs', // a combining mark before "tude": no word start
+  digits: '123abc 1e5 0x1F',
+  longRun: `${'a'.repeat(3_000)}b then`,
+  longContent: `${'x '.repeat(60_000)}needleword`,
+  fullyIndexed: `${'y '.repeat(Math.floor((MESSAGE_WORDS_INDEXED - 'finalword'.length) / 2))}finalword`,
+  empty: null,
+};
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const fx = new Fixture(t.admin);
+  const account = await fx.account({ advancedSearch: true });
+  const user = await fx.user();
+  await fx.member(account, user, 'administrator');
+  const inbox = await fx.inbox(account);
+  const contact = await fx.contact(account);
+  const conv = await fx.conversation(account, inbox, { contact_id: contact });
+  let at = NOW - DAY;
+  for (const [key, content] of Object.entries(CONTENTS)) ids[key] = await fx.message(conv, { content, created_at: at-- });
+  const writable = createPgDb({ url: t.url, readOnly: false, statementTimeoutMs: 0, poolSize: 1, logger: silentLogger });
+  await createSearchIndexes(writable, silentLogger);
+  await writable.close();
+  await t.admin.query('ANALYZE messages');
+  access = await resolveAccess(t.db, { userId: user }, account);
+}, 60_000);
+
+afterAll(async () => {
+  await t?.drop();
+});
+
+/** The ids the plain walk finds for `q`, and those of the trigram read with the word index, both ways to the scope. */
+async function search(q: string) {
+  const query = { ...buildMessageQuery(access, { q }, NOW * 1000)!, limit: 1_000 };
+  // The words the index serves; the word-start expression decides on the others too.
+  const served = query.words.filter((w) => wordIndexQuery([w]) !== undefined);
+  const run = async (statement: ReturnType<typeof buildMessageIdsQuery>) =>
+    (await t.db.query<{ id: number }>(statement)).map((r) => Number(r.id));
+  return {
+    walk: await run(buildMessageIdsQuery(query, 'walk')),
+    words: await run(buildMessageIdsQuery(query, 'trigram', undefined, { wordIndex: served })),
+    hidden: await run(buildMessageIdsQuery(query, 'trigram', undefined, { wordIndex: served, scope: 'hidden' })),
+  };
+}
+
+describe('the word index of message contents', () => {
+  it('finds every word start the walk finds, around letters, marks and digits', async () => {
+    const expected: Array<[string, string[]]> = [
+      ['trougil', ['dotted']],
+      ['kelvin', ['kelvin']],
+      ['x86', ['underscore']],
+      ['64', ['underscore']],
+      ['86', []],
+      ['na', ['accented']],
+      ['ve', []],
+      ['tude', []],
+      ['123ab', ['digits']],
+      ['1e', ['digits']],
+      ['0x1', ['digits']],
+      ['aaa', ['longRun']],
+      ['a'.repeat(WORD_PIECE), ['longRun']],
+      // A piece of the long run starts with b, a word of another message does.
+      ['b', ['underscore']],
+      ['needleword', ['longContent']],
+      ['finalword', ['fullyIndexed']],
+      ['report trougil', ['dotted']],
+      ['TROUGİL', ['dotted']],
+      ['naïve approach', ['accented']],
+      ['naive approach', []],
+    ];
+    for (const [q, keys] of expected) {
+      const found = await search(q);
+      const want = keys.map((k) => ids[k]!).sort((a, b) => b - a);
+      expect({ q, walk: found.walk }).toEqual({ q, walk: want });
+      expect({ q, words: found.words, hidden: found.hidden }).toEqual({ q, words: want, hidden: want });
+    }
+  });
+
+  it('serves only words of ASCII letters and digits no longer than a lexeme', () => {
+    expect(wordIndexQuery(['trougil', 'x86'])).toBe(`('trougil':* & 'x86':*) | '~long'`);
+    for (const words of [[], ['naïve'], ['σ'], ['a'.repeat(WORD_PIECE + 1)], ['ok', "o'k"]])
+      expect(wordIndexQuery(words), JSON.stringify(words)).toBeUndefined();
+  });
+
+  it('never fails a write: a content of a million characters, and a word of ten thousand', async () => {
+    const [conv] = (await t.admin.query<{ id: number }>('SELECT id FROM conversations LIMIT 1')).rows;
+    const fx = new Fixture(t.admin);
+    // Distinct words past the 1 MB a tsvector holds, had the whole content been indexed.
+    const words = Array.from({ length: 90_000 }, (_, i) => `w${i.toString().padStart(10, '0')}`).join(' ');
+    await expect(fx.message(conv!.id, { content: words })).resolves.toBeGreaterThan(0);
+    await expect(fx.message(conv!.id, { content: 'q'.repeat(10_000) })).resolves.toBeGreaterThan(0);
+  });
+
+  it('is what the reads use when the planner may choose', async () => {
+    const query = { ...buildMessageQuery(access, { q: 'trougil' }, NOW * 1000)!, limit: 16 };
+    const client = await t.admin.connect();
+    try {
+      await client.query('SET enable_seqscan = off');
+      for (const strategy of ['trigram', 'capped'] as const) {
+        const statement = buildMessageIdsQuery(query, strategy, 1_000, { wordIndex: query.words, scope: 'hidden' });
+        const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement.text}`, statement.values)).rows;
+        expect(plan.map((r) => r['QUERY PLAN']).join('\n'), strategy).toContain(`Bitmap Index Scan on ${INDEX.messagesWords}`);
+      }
+    } finally {
+      await client.query('RESET enable_seqscan');
+      client.release();
+    }
+  });
+
+  it("is used by the engine for a word the statistics never saw, with the walk's answer", async () => {
+    const texts: string[] = [];
+    // Statistics whose sampled messages hold no word, of a table of a million messages.
+    const blind: Db = {
+      ...t.db,
+      query: <R extends object>(q: SqlQuery, label?: string) => {
+        if (label?.startsWith('statistics'))
+          return Promise.resolve([
+            { attname: 'content', null_frac: 0, mcv: null, mcf: null, hist: ['-'], n_distinct: -1, table_rows: 1e6 },
+          ] as R[]);
+        if (label?.startsWith('search_messages_pg_')) texts.push(q.text);
+        return t.db.query<R>(q, label);
+      },
+    };
+    const query = buildMessageQuery(access, { q: 'kelvin' }, NOW * 1000)!;
+    expect(await createPostgresEngine(blind).findIds(query)).toEqual([ids.kelvin]);
+    expect(texts.length).toBeGreaterThan(0);
+    expect(texts.every((text) => text.includes('array_to_tsvector'))).toBe(true);
+  });
+});
