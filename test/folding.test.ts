@@ -13,8 +13,6 @@ import { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveAccess, type AccessContext } from '../src/auth/access.js';
-import { createSearchIndexes } from '../src/db/admin.js';
-import { createPgDb } from '../src/db/pg.js';
 import { searchArticles } from '../src/search/articles.js';
 import { searchContacts } from '../src/search/contacts.js';
 import type { SearchContext } from '../src/search/context.js';
@@ -85,10 +83,7 @@ const w: World = { contacts: [], conversations: [], messages: [], articles: [] }
 beforeAll(async () => {
   t = await createTestDatabase();
   const fx = new Fixture(t.admin);
-  const account = await fx.account({ advancedSearch: true });
-  const user = await fx.user();
-  await fx.member(account, user, 'administrator');
-  const inbox = await fx.inbox(account);
+  const { account, user, inbox } = await fx.administeredInbox();
   const portal = await fx.portal(account);
   const texts = fc.sample(textArb, { seed: FOLDING_DATA_SEED, numRuns: 400 });
   let k = 0;
@@ -116,9 +111,7 @@ beforeAll(async () => {
     const id = await fx.article(account, portal, { title, content, updated_at: updated });
     w.articles.push({ id, title, content, updated });
   }
-  const writable = createPgDb({ url: t.url, readOnly: false, statementTimeoutMs: 0, poolSize: 1, logger: silentLogger });
-  await createSearchIndexes(writable, silentLogger);
-  await writable.close();
+  await t.createSearchIndexes();
   access = await resolveAccess(t.db, { userId: user }, account);
   if (hasEs) esIndex = await createTestIndex(t.db);
   if (hasOs) osIndex = await createOpenSearchTestIndex(t.db);

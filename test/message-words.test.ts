@@ -7,14 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveAccess, type AccessContext } from '../src/auth/access.js';
-import { createSearchIndexes } from '../src/db/admin.js';
 import { INDEX } from '../src/db/catalog.js';
 import { MESSAGE_WORDS_INDEXED, WORD_PIECE, wordIndexQuery } from '../src/db/message-words.js';
 import type { Db, SqlQuery } from '../src/db/db.js';
-import { createPgDb } from '../src/db/pg.js';
 import { buildMessageIdsQuery, createPostgresEngine } from '../src/search/messages/postgres.js';
 import { buildMessageQuery } from '../src/search/messages/query.js';
-import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
+import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
 
 const NOW = Math.floor(Date.now() / 1000);
@@ -40,17 +38,12 @@ const CONTENTS: Record<string, string | null> = {
 beforeAll(async () => {
   t = await createTestDatabase();
   const fx = new Fixture(t.admin);
-  const account = await fx.account({ advancedSearch: true });
-  const user = await fx.user();
-  await fx.member(account, user, 'administrator');
-  const inbox = await fx.inbox(account);
+  const { account, user, inbox } = await fx.administeredInbox();
   const contact = await fx.contact(account);
   const conv = await fx.conversation(account, inbox, { contact_id: contact });
   let at = NOW - DAY;
   for (const [key, content] of Object.entries(CONTENTS)) ids[key] = await fx.message(conv, { content, created_at: at-- });
-  const writable = createPgDb({ url: t.url, readOnly: false, statementTimeoutMs: 0, poolSize: 1, logger: silentLogger });
-  await createSearchIndexes(writable, silentLogger);
-  await writable.close();
+  await t.createSearchIndexes();
   await t.admin.query('ANALYZE messages');
   access = await resolveAccess(t.db, { userId: user }, account);
 }, 60_000);

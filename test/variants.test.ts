@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateData, type GeneratedData } from '../bench/generator/generate-data.js';
 import { divideLarge, SCALES, type ScaleSpec } from '../bench/generator/scale.js';
 import { resolveAccess, type AccessContext } from '../src/auth/access.js';
-import { createSearchIndexes, SEARCHDESK_INDEXES } from '../src/db/admin.js';
+import { SEARCHDESK_INDEXES } from '../src/db/admin.js';
 import { INDEX } from '../src/db/catalog.js';
 import type { Db, SqlQuery } from '../src/db/db.js';
 import { createPgDb } from '../src/db/pg.js';
@@ -87,9 +87,7 @@ const access: Record<'admin' | 'agent', AccessContext> = {} as never;
 beforeAll(async () => {
   t = await createTestDatabase();
   data = await generateData({ db: t.admin, scale: SCALE, seed: 3, now: NOW });
-  const writable = createPgDb({ url: t.url, readOnly: false, statementTimeoutMs: 0, poolSize: 1, logger: silentLogger });
-  await createSearchIndexes(writable, silentLogger);
-  await writable.close();
+  await t.createSearchIndexes();
   const { large } = data;
   // Contacts and messages sharing one time (a fifth of the contacts by month, a third of the
   // messages by week): a window cut after a time must still give them in id order, and one cut
@@ -629,9 +627,7 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       FOR r IN SELECT indexname FROM pg_indexes WHERE indexname LIKE 'sd\\_test\\_%' LOOP EXECUTE 'DROP INDEX ' || r.indexname; END LOOP; END $$`);
     await t.admin.query(`CREATE INDEX IF NOT EXISTS index_contacts_on_name_email_phone_number_identifier
       ON contacts USING gin (name gin_trgm_ops, email gin_trgm_ops, phone_number gin_trgm_ops, identifier gin_trgm_ops)`);
-    const writable = createPgDb({ url: t.url, readOnly: false, statementTimeoutMs: 0, poolSize: 1, logger: silentLogger });
-    await createSearchIndexes(writable, silentLogger);
-    await writable.close();
+    await t.createSearchIndexes();
   });
 
   it(`for contacts, conversations and articles, and search_with_gin agrees (${VARIANT_RUNS} runs, seed ${VARIANT_SEED})`, async () => {

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { createSearchIndexes } from '../../src/db/admin.js';
 import type { Db } from '../../src/db/db.js';
 import { createPgDb } from '../../src/db/pg.js';
 import { createLogger } from '../../src/logger.js';
@@ -12,6 +13,8 @@ export interface TestDatabase {
   db: Db;
   /** A writable connection for fixtures. */
   admin: pg.Pool;
+  /** Creates searchdesk's own indexes (`searchdesk db indexes`) on a writable pool of its own. */
+  createSearchIndexes(): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -34,6 +37,20 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     url: url.toString(),
     db,
     admin,
+    async createSearchIndexes() {
+      const writable = createPgDb({
+        url: url.toString(),
+        readOnly: false,
+        statementTimeoutMs: 0,
+        poolSize: 1,
+        logger: silentLogger,
+      });
+      try {
+        await createSearchIndexes(writable, silentLogger);
+      } finally {
+        await writable.close();
+      }
+    },
     async drop() {
       await db.close();
       await admin.end();

@@ -62,6 +62,14 @@ export class Fixture {
     return token;
   }
 
+  /** An account (with advanced_search) whose administrator is a new user, and one inbox of it. */
+  async administeredInbox(): Promise<{ account: number; user: number; inbox: number }> {
+    const account = await this.account({ advancedSearch: true });
+    const user = await this.user();
+    await this.member(account, user, 'administrator');
+    return { account, user, inbox: await this.inbox(account) };
+  }
+
   inbox(accountId: number, opts: { name?: string; channel_type?: string } = {}) {
     return this.insert('inboxes', {
       account_id: accountId,
