@@ -19,8 +19,9 @@
  *   most WORD_PIECE characters).
  * Every expression is the C collation's (`COLLATE "C"`): the index holds the same lexemes in every
  * database, whatever its locale. No input makes it fail, so it never fails a write of the help desk
- * (tsvector's 1 MB limit and its lexemes' 2 KB are out of reach). Only the words it serves use it
- * (wordIndexQuery); any other word is found through the trigram index.
+ * (tsvector's 1 MB limit and its lexemes' 2 KB are out of reach). A read through it looks up the
+ * words it serves (wordIndexQuery) and tests every word of the query by its word start; with none
+ * of them served, the candidates come from the trigram index.
  */
 
 /** The code points foldCase makes ASCII letters of: İ (→ i) and the Kelvin sign (→ k). */
