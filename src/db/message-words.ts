@@ -52,11 +52,18 @@ export function messageWordsVector(column: string): string {
 const SERVED = new RegExp(`^[a-z0-9]{1,${WORD_PIECE}}$`);
 
 /**
+ * Whether the word index holds the places of folded `word`: a word of ASCII letters and digits no
+ * longer than a lexeme.
+ */
+export function wordIndexServes(word: string): boolean {
+  return SERVED.test(word);
+}
+
+/**
  * The tsquery the word index answers for folded `words` (each a lexeme's start, or a marked
- * content), or undefined when a word is not only ASCII letters and digits or is longer than a
- * lexeme: the index does not hold such a word's places.
+ * content), or undefined when it does not serve every word (wordIndexServes).
  */
 export function wordIndexQuery(words: readonly string[]): string | undefined {
-  if (words.length === 0 || !words.every((w) => SERVED.test(w))) return undefined;
+  if (words.length === 0 || !words.every(wordIndexServes)) return undefined;
   return `(${words.map((w) => `'${w}':*`).join(' & ')}) | '${LONG_CONTENT}'`;
 }

@@ -1,7 +1,7 @@
 /** The Postgres message engine: trigram-assisted word-prefix matching on `messages.content`. */
 import { INDEX, searchdeskIndexes } from '../../db/catalog.js';
 import { SqlParams, type Db, type SqlQuery } from '../../db/db.js';
-import { messageWordsVector, wordIndexQuery } from '../../db/message-words.js';
+import { messageWordsVector, wordIndexQuery, wordIndexServes } from '../../db/message-words.js';
 import { PAGE_SIZE } from '../context.js';
 import {
   checkClause,
@@ -591,9 +591,9 @@ export function firstMessageStep(
   stats: TableStats | undefined,
   limits: MessageLimits = MESSAGE_LIMITS,
   walk: MessageWalk = 'account',
+  shares: ReadonlyArray<number | undefined> = wordShares(query, stats),
 ): FirstMessageStep {
   if (query.words.some(looksSpecific)) return { strategy: 'trigram', few: true };
-  const shares = stats ? query.words.map((w) => estimateShare(stats, ['content'], w)) : [];
   if (!stats || shares.length === 0 || shares.some((s) => s === undefined)) return { strategy: 'window', window: limits.window };
   const page = query.offset / PAGE_SIZE + 1;
   if (shares.some((s) => s === 0)) {
@@ -606,6 +606,11 @@ export function firstMessageStep(
   const { rows } = shareWindow(page, wordShare * walkShare(query, stats, walk), limits);
   if (rows === undefined || (walk === 'inbox' && rows > inboxIndexRows(query, stats, wordShare))) return { strategy: 'trigram' };
   return { strategy: 'window', window: Math.max(limits.window, rows) };
+}
+
+/** Each word's estimated share of the messages (estimateShare), in the order of `query.words`; none without statistics. */
+export function wordShares(query: MessageQuery, stats: TableStats | undefined): Array<number | undefined> {
+  return stats ? query.words.map((w) => estimateShare(stats, ['content'], w)) : [];
 }
 
 /**
@@ -709,8 +714,10 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
   ) => {
     const stats = await tableStats(db, 'messages', STATS_COLUMNS);
     const walk = await inboxWalk(query);
-    const wordIndex = await indexedWords(query, stats);
-    const first = query.words.some(hasTrigram) ? firstMessageStep(query, stats, limits, walk) : undefined;
+    // Each word's share, estimated once: the first step and the word index weigh them both.
+    const shares = wordShares(query, stats);
+    const wordIndex = await indexedWords(query, shares);
+    const first = query.words.some(hasTrigram) ? firstMessageStep(query, stats, limits, walk, shares) : undefined;
     // A code's or a rare word's few candidates: from the trigram index alone, or with the
     // scope's index (fewCandidatesScope).
     const few = (cap?: number) => fewCandidatesScope(query, stats, limits, cap);
@@ -759,14 +766,13 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
   };
   /**
    * The words searchdesk's word index finds the candidates by, when it exists: those it serves
-   * (wordIndexQuery) that the statistics find in fewer than MESSAGE_WORD_INDEX_SHARE of the
-   * messages. None: the trigram index.
+   * (wordIndexServes) that the statistics find in fewer than MESSAGE_WORD_INDEX_SHARE of the
+   * messages (`shares`: wordShares). None: the trigram index.
    */
-  const indexedWords = async (query: MessageQuery, stats: TableStats | undefined): Promise<string[]> => {
-    if (!stats) return [];
-    const words = query.words.filter((w) => {
-      const share = wordIndexQuery([w]) === undefined ? undefined : estimateShare(stats, ['content'], w);
-      return share !== undefined && share < MESSAGE_WORD_INDEX_SHARE;
+  const indexedWords = async (query: MessageQuery, shares: ReadonlyArray<number | undefined>): Promise<string[]> => {
+    const words = query.words.filter((w, i) => {
+      const share = shares[i];
+      return share !== undefined && share < MESSAGE_WORD_INDEX_SHARE && wordIndexServes(w);
     });
     return words.length > 0 && (await searchdeskIndexes(db)).has(INDEX.messagesWords) ? words : [];
   };
