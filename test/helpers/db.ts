@@ -21,16 +21,17 @@ export interface TestDatabase {
 export const silentLogger = createLogger('silent');
 
 /**
- * `db` with statistics of messages that sampled no word, of a table of a million messages: every
- * word is one the statistics never saw (estimateShare 0). Other statements go to `db`.
+ * `db` with statistics of messages of a table of a million messages whose sampled contents are
+ * `hist` (the histogram's bounds): by default none with a word, so that every word is one the
+ * statistics never saw (estimateShare 0). Other statements go to `db`.
  */
-export function blindStatistics(db: Db): Db {
+export function blindStatistics(db: Db, hist: readonly string[] = ['-']): Db {
   return {
     ...db,
     query: <R extends object>(q: SqlQuery, label?: string) =>
       label?.startsWith('statistics')
         ? Promise.resolve([
-            { attname: 'content', null_frac: 0, mcv: null, mcf: null, hist: ['-'], n_distinct: -1, table_rows: 1e6 },
+            { attname: 'content', null_frac: 0, mcv: null, mcf: null, hist, n_distinct: -1, table_rows: 1e6 },
           ] as R[])
         : db.query<R>(q, label),
   };

@@ -765,16 +765,23 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
     return read('trigram', undefined, { scope: wide, wordIndex });
   };
   /**
-   * The words searchdesk's word index finds the candidates by, when it exists: those it serves
-   * (wordIndexServes) that the statistics find in fewer than MESSAGE_WORD_INDEX_SHARE of the
-   * messages (`shares`: wordShares). None: the trigram index.
+   * The word searchdesk's word index finds the candidates by, when it exists: of the words it
+   * serves (wordIndexServes) that the statistics find in fewer than MESSAGE_WORD_INDEX_SHARE of the
+   * messages (`shares`: wordShares), the one they find in the fewest, and the longest of those
+   * (a longer word starts fewer words). One word only: the index reads a word start (a prefix) as
+   * every posting of every word it starts, however rare the words beside it, so each word costs
+   * its own matches; the word-start expression tests the others on the candidates. At L,
+   * `'file':* & 'paitricras':*` read 34,825 postings of `file…` for 2 candidates in 27 ms,
+   * `'paitricras':*` alone 262 candidates in 0.37 ms. None: the trigram index.
    */
   const indexedWords = async (query: MessageQuery, shares: ReadonlyArray<number | undefined>): Promise<string[]> => {
-    const words = query.words.filter((w, i) => {
+    let best: { word: string; share: number } | undefined;
+    query.words.forEach((word, i) => {
       const share = shares[i];
-      return share !== undefined && share < MESSAGE_WORD_INDEX_SHARE && wordIndexServes(w);
+      if (share === undefined || share >= MESSAGE_WORD_INDEX_SHARE || !wordIndexServes(word)) return;
+      if (!best || share < best.share || (share === best.share && word.length > best.word.length)) best = { word, share };
     });
-    return words.length > 0 && (await searchdeskIndexes(db)).has(INDEX.messagesWords) ? words : [];
+    return best && (await searchdeskIndexes(db)).has(INDEX.messagesWords) ? [best.word] : [];
   };
   /**
    * Which messages a window walks: those of the query's one inbox (an `inbox_id`, or an agent of
