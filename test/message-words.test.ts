@@ -12,6 +12,7 @@ import { MESSAGE_WORDS_INDEXED, WORD_PIECE, wordIndexQuery, wordIndexServes } fr
 import type { Db, SqlQuery } from '../src/db/db.js';
 import { buildMessageIdsQuery, createPostgresEngine } from '../src/search/messages/postgres.js';
 import { buildMessageQuery } from '../src/search/messages/query.js';
+import { lexemeStats, prefixShare } from '../src/search/statistics.js';
 import { blindStatistics, createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
 
@@ -128,6 +129,16 @@ describe('the word index of message contents', () => {
       await client.query('RESET enable_seqscan');
       client.release();
     }
+  });
+
+  it('has statistics of its words once the table is analysed, folded as it folds them', async () => {
+    const lexemes = await lexemeStats(t.db, INDEX.messagesWords);
+    expect(lexemes).toBeDefined();
+    // `Temperature in \u212Aelvin`: one content in ten.
+    expect(prefixShare(lexemes!, 'kelvin')).toBeCloseTo(0.1, 1);
+    expect(prefixShare(lexemes!, 'kel')).toBeCloseTo(0.1, 1);
+    expect(prefixShare(lexemes!, 'elvin')).toBe(0);
+    expect(await lexemeStats(t.db, 'searchdesk_no_such_index')).toBeUndefined();
   });
 
   it("is used by the engine for a word the statistics never saw, with the walk's answer", async () => {

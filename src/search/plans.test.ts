@@ -10,9 +10,10 @@ import {
   narrowingFirst,
   scopeShare,
   unseenMatches,
+  wordShares,
 } from './messages/postgres.js';
 import type { MessageQuery } from './messages/query.js';
-import { estimateShare, type ColumnStats, type TableStats } from './statistics.js';
+import { estimateShare, type ColumnStats, type LexemeStats, type TableStats } from './statistics.js';
 import {
   CONVERSATION_LIMITS,
   CONVERSATION_SAMPLE_WINDOW,
@@ -482,6 +483,54 @@ describe('firstMessageStep', () => {
     // A page past the largest cap, ten times the least.
     const pastCap = { offset: Math.ceil((10 * MESSAGE_LIMITS.capped) / 15) * 15 };
     expect(firstMessageStep(query(['trougil'], pastCap), stats)).toEqual({ strategy: 'window', window: MESSAGE_LIMITS.sample });
+  });
+
+  it("weighs a word the word index serves by the common words it starts, from the index's statistics", () => {
+    // `letr` is in no sampled content's words but inside `pletrath`, in every sampled content.
+    const sampled: TableStats = {
+      ...stats,
+      columns: new Map([
+        ...stats.columns,
+        ['content', { nullFrac: 0, common: [], histogram: ['pletrath arrived', 'a pletrath'] }],
+      ]),
+    };
+    const lexemes: LexemeStats = {
+      lexemes: ['a', 'arrived', 'order', 'orders', 'pletrath'],
+      shares: [0.3, 0.2, 0.1, 0.05, 0.9],
+      least: 0.05,
+    };
+    const [letr, order, pletr, accented] = wordShares(query(['letr', 'order', 'pletr', 'ordér']), sampled, lexemes);
+    expect([letr, pletr, accented]).toEqual([0, 0.9, 0]);
+    expect(order).toBeCloseTo(0.15);
+    // Without them, the sampled contents holding it anywhere (and a word the index does not
+    // serve, with them too).
+    expect(wordShares(query(['letr', 'ordér']), sampled)).toEqual([1, 0]);
+    expect(
+      firstMessageStep(query(['letr']), sampled, MESSAGE_LIMITS, 'account', wordShares(query(['letr']), sampled, lexemes)),
+    ).toEqual({
+      strategy: 'capped',
+      cap: 1_000,
+      then: 12_000,
+    });
+    expect(firstMessageStep(query(['letr']), sampled)).toEqual({ strategy: 'window', window: 3_000 });
+  });
+
+  it('reads the capped matches of a word read through the word index that the statistics expect in fewer messages than the cap', () => {
+    // The account's 500,000 messages, the cap 1,000: 0.1 % of them is 500 matches, 0.3 % 1,500.
+    expect(firstMessageStep(query(['keyboard']), stats, MESSAGE_LIMITS, 'account', [0.001], true)).toEqual({
+      strategy: 'capped',
+      cap: 1_000,
+      then: 12_000,
+    });
+    expect(firstMessageStep(query(['keyboard']), stats, MESSAGE_LIMITS, 'account', [0.003], true).strategy).toBe('window');
+    // Read through the trigram index, the same share gets its window.
+    expect(firstMessageStep(query(['keyboard']), stats, MESSAGE_LIMITS, 'account', [0.001]).strategy).toBe('window');
+    // Inbox 1, 200,000 messages: 0.4 % of them is 800 matches, but the word index reads the
+    // 4,000 of the table (6,400 rows' worth). The account's walk would read 10,000 rows for the
+    // page; the inbox's own, 4,000.
+    const inbox = query(['keyboard'], { inboxIds: [1] });
+    expect(firstMessageStep(inbox, stats, MESSAGE_LIMITS, 'account', [0.004], true).strategy).toBe('capped');
+    expect(firstMessageStep(inbox, stats, MESSAGE_LIMITS, 'inbox', [0.004], true)).toEqual({ strategy: 'window', window: 6_000 });
   });
 
   it('raises the cap with the scope, to where visiting the matches costs what the window after them walks', () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Db, SqlQuery } from '../db/db.js';
 import {
+  lexemeStats,
+  prefixShare,
   sampledValuesHolding,
   shareWithinAccount,
   STATS_TTL_MS,
@@ -189,5 +191,42 @@ describe('sampledValuesHolding', () => {
 
   it('counts nothing for a column without statistics', () => {
     expect(sampledValuesHolding(stats, ['phone_number'], 'taylor')).toBe(0);
+  });
+});
+
+describe('lexemeStats', () => {
+  const lexemeRow = { elems: ['order', 'a', 'refund', 'orders'], freqs: [0.2, 0.5, 0.01, 0.05, 0.01, 0.5] };
+
+  it("reads an index's most common lexemes once per TTL, in code-unit order, with the least share kept", async () => {
+    const { db, calls } = fakeDb(() => [lexemeRow]);
+    const stats = await lexemeStats(db, 'searchdesk_messages_words', 0);
+    expect(stats).toEqual({ lexemes: ['a', 'order', 'orders', 'refund'], shares: [0.5, 0.2, 0.05, 0.01], least: 0.01 });
+    expect(await lexemeStats(db, 'searchdesk_messages_words', STATS_TTL_MS - 1)).toBe(stats);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.values).toEqual(['searchdesk_messages_words']);
+  });
+
+  it('has none for an index never analysed, or statistics without their shares', async () => {
+    expect(await lexemeStats(fakeDb(() => []).db, 'i', 0)).toBeUndefined();
+    expect(await lexemeStats(fakeDb(() => [{ elems: null, freqs: null }]).db, 'i', 0)).toBeUndefined();
+    expect(await lexemeStats(fakeDb(() => [{ elems: ['a', 'b'], freqs: [0.1, 0.1] }]).db, 'i', 0)).toBeUndefined();
+  });
+});
+
+describe('prefixShare', () => {
+  const stats = {
+    lexemes: ['a', 'order', 'ordered', 'orders', 'refund', 'zebra'],
+    shares: [0.5, 0.2, 0.03, 0.05, 0.01, 0.9],
+    least: 0.01,
+  };
+
+  it('adds the shares of the lexemes a word starts, at most 1, and is 0 for a word that starts none', () => {
+    expect(prefixShare(stats, 'order')).toBeCloseTo(0.28);
+    expect(prefixShare(stats, 'ordere')).toBeCloseTo(0.03);
+    expect(prefixShare(stats, 'refund')).toBeCloseTo(0.01);
+    expect(prefixShare(stats, 'refunds')).toBe(0);
+    expect(prefixShare(stats, 'rder')).toBe(0);
+    expect(prefixShare(stats, 'zz')).toBe(0);
+    expect(prefixShare({ ...stats, shares: [0.9, 0.9, 0.9, 0.9, 0.9, 0.9] }, 'or')).toBe(1);
   });
 });

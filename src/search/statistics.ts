@@ -30,15 +30,36 @@ export interface TableStats {
 /** How long statistics are used before they are read again (ANALYZE refreshes them rarely). */
 export const STATS_TTL_MS = 5 * 60_000;
 
-interface CacheEntry {
-  /** The last statistics read (undefined: the table had none). */
-  stats: TableStats | undefined;
+interface CacheEntry<T> {
+  /** The last statistics read (undefined: there were none). */
+  stats: T | undefined;
   loadedAt: number;
   /** A read under way. */
-  loading?: Promise<TableStats | undefined>;
+  loading?: Promise<T | undefined>;
 }
 
-const cache = new WeakMap<Db, Map<string, CacheEntry>>();
+const cache = new WeakMap<Db, Map<string, CacheEntry<unknown>>>();
+
+/**
+ * The statistics `key` names, read by `load` at most once per STATS_TTL_MS per database: the first
+ * search waits for them, later ones get the copy in hand while a newer one loads. A failed read
+ * keeps what was there (none on a first read) and is tried again after the TTL.
+ */
+function cached<T>(db: Db, key: string, load: () => Promise<T | undefined>, now: number): T | undefined | Promise<T | undefined> {
+  let entries = cache.get(db);
+  if (!entries) cache.set(db, (entries = new Map<string, CacheEntry<unknown>>()));
+  const entry = entries.get(key) as CacheEntry<T> | undefined;
+  if (entry?.loading) return entry.loadedAt ? entry.stats : entry.loading;
+  if (entry && now - entry.loadedAt < STATS_TTL_MS) return entry.stats;
+  const next: CacheEntry<T> = { stats: entry?.stats, loadedAt: entry?.loadedAt ?? 0 };
+  next.loading = load().then(
+    (stats) => stats,
+    () => next.stats,
+  );
+  void next.loading.then((stats) => entries.set(key, { stats, loadedAt: now }));
+  entries.set(key, next);
+  return next.loadedAt ? next.stats : next.loading;
+}
 
 interface StatsRow {
   attname: string;
@@ -86,9 +107,8 @@ async function load(db: Db, table: string, columns: readonly string[]): Promise<
 }
 
 /**
- * The statistics of `table`'s `columns`, read at most once per STATS_TTL_MS per database: the
- * first search waits for them, later ones get the copy in hand while a newer one loads. Undefined
- * when the table has none (never analysed, or they cannot be read): the caller plans without them.
+ * The statistics of `table`'s `columns` (cached): undefined when the table has none (never
+ * analysed, or they cannot be read), and the caller plans without them.
  */
 export async function tableStats(
   db: Db,
@@ -96,21 +116,70 @@ export async function tableStats(
   columns: readonly string[],
   now = Date.now(),
 ): Promise<TableStats | undefined> {
-  let tables = cache.get(db);
-  if (!tables) cache.set(db, (tables = new Map<string, CacheEntry>()));
-  const key = `${table}(${columns.join(',')})`;
-  const entry = tables.get(key);
-  if (entry?.loading) return entry.loadedAt ? entry.stats : entry.loading;
-  if (entry && now - entry.loadedAt < STATS_TTL_MS) return entry.stats;
-  const next: CacheEntry = { stats: entry?.stats, loadedAt: entry?.loadedAt ?? 0 };
-  // A failed read keeps what was there (none on a first read) and is tried again after the TTL.
-  next.loading = load(db, table, columns).then(
-    (stats) => stats,
-    () => next.stats,
+  return cached(db, `${table}(${columns.join(',')})`, () => load(db, table, columns), now);
+}
+
+/**
+ * The words ANALYZE found most often in an index of words (a tsvector expression, such as
+ * searchdesk_messages_words): its most common lexemes with the share of rows holding each, from a
+ * sample of 300 rows per point of the statistics target (30,000 by default) where a table's
+ * histogram keeps about a hundred values. A word none of them starts is in fewer rows than
+ * `least`, about.
+ */
+export interface LexemeStats {
+  /** The lexemes, in code-unit order (prefixShare finds a prefix's by binary search). */
+  lexemes: string[];
+  /** The share of rows holding each lexeme, in the order of `lexemes`. */
+  shares: number[];
+  /** The least share of a lexeme kept. */
+  least: number;
+}
+
+async function loadLexemes(db: Db, index: string): Promise<LexemeStats | undefined> {
+  const [row] = await db.query<{ elems: string[] | null; freqs: number[] | null }>(
+    {
+      // An index's expression has its statistics under the index's name; to_regclass: none when
+      // there is no such index.
+      text: `SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs::float8[] AS freqs
+             FROM pg_stats s
+             WHERE s.schemaname = (SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                                   WHERE c.oid = to_regclass($1))
+               AND s.tablename = $1 AND s.most_common_elems IS NOT NULL`,
+      values: [index],
+      planOnce: true,
+    },
+    `statistics_lexemes_${index}`,
   );
-  void next.loading.then((stats) => tables.set(key, { stats, loadedAt: now }));
-  tables.set(key, next);
-  return next.loadedAt ? next.stats : next.loading;
+  const elems = row?.elems;
+  const freqs = row?.freqs;
+  // The shares, then the least and the greatest of them.
+  if (!elems || !freqs || elems.length === 0 || freqs.length < elems.length + 2) return undefined;
+  const order = elems.map((_, i) => i).sort((a, b) => (elems[a]! < elems[b]! ? -1 : elems[a]! > elems[b]! ? 1 : 0));
+  return { lexemes: order.map((i) => elems[i]!), shares: order.map((i) => freqs[i]!), least: freqs[elems.length]! };
+}
+
+/** The lexeme statistics of the word index `index` (cached); undefined without them (never analysed). */
+export async function lexemeStats(db: Db, index: string, now = Date.now()): Promise<LexemeStats | undefined> {
+  return cached(db, `lexemes:${index}`, () => loadLexemes(db, index), now);
+}
+
+/**
+ * The estimated share of rows holding a word that `prefix` starts: the shares of the common
+ * lexemes it starts, added (a row holding two of them counts twice: an estimate on the high
+ * side), at most 1; 0 when it starts none of them (rarer than `least`, about).
+ */
+export function prefixShare(stats: LexemeStats, prefix: string): number {
+  const { lexemes, shares } = stats;
+  let lo = 0;
+  let hi = lexemes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (lexemes[mid]! < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  let share = 0;
+  for (let i = lo; i < lexemes.length && lexemes[i]!.startsWith(prefix); i++) share += shares[i]!;
+  return Math.min(1, share);
 }
 
 /**
