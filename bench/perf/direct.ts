@@ -83,7 +83,8 @@ export class Direct {
   readonly pool: pg.Pool;
   /**
    * The help desk's SQL, on sessions of its own in the state of searchdesk's: plain settings, each
-   * connection warmed as the server warms its own (warmUpOnConnect). On the bench's own pool
+   * connection warmed as the server warms its own (ALLOCATOR_WARM_UP; here before its first
+   * statement, warmUpOnConnect, so that no measured statement runs cold). On the bench's own pool
    * it ran on backends that had sampled the workload and built indexes, and had kept their
    * memory since: 4.5 ms for a statement that took 5.6 on a fresh backend (a rare word in one
    * inbox at L), while searchdesk's ran on fresh ones.
