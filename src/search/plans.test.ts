@@ -517,20 +517,29 @@ describe('firstMessageStep', () => {
 
   it('reads the capped matches of a word read through the word index that the statistics expect in fewer messages than the cap', () => {
     // The account's 500,000 messages, the cap 1,000: 0.1 % of them is 500 matches, 0.3 % 1,500.
-    expect(firstMessageStep(query(['keyboard']), stats, MESSAGE_LIMITS, 'account', [0.001], true)).toEqual({
+    expect(firstMessageStep(query(['keyboard']), stats, MESSAGE_LIMITS, 'account', [0.001], 0.001)).toEqual({
       strategy: 'capped',
       cap: 1_000,
       then: 12_000,
     });
-    expect(firstMessageStep(query(['keyboard']), stats, MESSAGE_LIMITS, 'account', [0.003], true).strategy).toBe('window');
+    expect(firstMessageStep(query(['keyboard']), stats, MESSAGE_LIMITS, 'account', [0.003], 0.003).strategy).toBe('window');
     // Read through the trigram index, the same share gets its window.
     expect(firstMessageStep(query(['keyboard']), stats, MESSAGE_LIMITS, 'account', [0.001]).strategy).toBe('window');
     // Inbox 1, 200,000 messages: 0.4 % of them is 800 matches, but the word index reads the
     // 4,000 of the table (6,400 rows' worth). The account's walk would read 10,000 rows for the
     // page; the inbox's own, 4,000.
     const inbox = query(['keyboard'], { inboxIds: [1] });
-    expect(firstMessageStep(inbox, stats, MESSAGE_LIMITS, 'account', [0.004], true).strategy).toBe('capped');
-    expect(firstMessageStep(inbox, stats, MESSAGE_LIMITS, 'inbox', [0.004], true)).toEqual({ strategy: 'window', window: 6_000 });
+    expect(firstMessageStep(inbox, stats, MESSAGE_LIMITS, 'account', [0.004], 0.004).strategy).toBe('capped');
+    expect(firstMessageStep(inbox, stats, MESSAGE_LIMITS, 'inbox', [0.004], 0.004)).toEqual({
+      strategy: 'window',
+      window: 6_000,
+    });
+    // Two words in inbox 1, in 0.4 % and 0.3 % of it: the page is 8,000 rows of the inbox's walk
+    // away (5,300 read, about); the word index's read by the rarer word is 4,800 rows' worth, by the
+    // commoner (when it serves only that one) 6,400, past the walk, which is past that read.
+    const two = query(['keyboard', 'clavier'], { inboxIds: [1] });
+    expect(firstMessageStep(two, stats, MESSAGE_LIMITS, 'inbox', [0.004, 0.003], 0.003).strategy).toBe('capped');
+    expect(firstMessageStep(two, stats, MESSAGE_LIMITS, 'inbox', [0.004, 0.003], 0.004).strategy).toBe('trigram');
   });
 
   it('raises the cap with the scope, to where visiting the matches costs what the window after them walks', () => {

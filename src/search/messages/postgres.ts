@@ -598,8 +598,8 @@ export function fewCandidatesScope(
  * - a word no sampled message holds: the capped trigram read (its cap: cappedReadCap), exact for
  *   a rare word; the small sample window when the page lies past the cap, or for a short word in
  *   so large a scope that it may well be in more messages than the cap (unseenMatches);
- * - a word read through searchdesk's word index (`wordIndexed`: its candidates are the word's
- *   own matches, across the table) that the statistics expect in fewer of the scope's messages
+ * - words read through searchdesk's word index (`indexShare`: the share of the word it reads by,
+ *   whose matches across the table are the candidates) that the statistics expect in fewer of the scope's messages
  *   than the cap, where reading all of them (MESSAGE_WORD_INDEX_ROWS) costs less than the walk
  *   the window should take: the capped read as well (`keyboard` at M, in 0.17 % of messages: a
  *   window of 13,585 rows took four times as long; `api` in one inbox at L, in 0.3 %: 14,600
@@ -618,7 +618,7 @@ export function firstMessageStep(
   limits: MessageLimits = MESSAGE_LIMITS,
   walk: MessageWalk = 'account',
   shares: ReadonlyArray<number | undefined> = wordShares(query, stats),
-  wordIndexed = false,
+  indexShare?: number,
 ): FirstMessageStep {
   if (query.words.some(looksSpecific)) return { strategy: 'trigram', few: true };
   if (!stats || shares.length === 0 || shares.some((s) => s === undefined)) return { strategy: 'window', window: limits.window };
@@ -635,7 +635,7 @@ export function firstMessageStep(
   // Through the word index a read visits the word's own matches, across the table: fewer in the
   // scope than the cap, and cheaper than the walk the window should take, and the capped read
   // answers in one statement.
-  const indexRows = wordIndexed ? wordShare * stats.rows * MESSAGE_WORD_INDEX_ROWS : undefined;
+  const indexRows = indexShare === undefined ? undefined : indexShare * stats.rows * MESSAGE_WORD_INDEX_ROWS;
   const fewMatches = wordShare * scopeRows(query, stats) < cap && windowCanHold(page, cap);
   if (indexRows !== undefined && fewMatches && (rows === undefined || indexRows < rows / limits.room)) return capped;
   if (rows === undefined || (walk === 'inbox' && rows > (indexRows ?? inboxIndexRows(query, stats, wordShare))))
@@ -647,7 +647,7 @@ export function firstMessageStep(
  * Each word's estimated share of the messages, in the order of `query.words`; none without
  * statistics. With the lexeme statistics of searchdesk's word index (`lexemes`), a word it serves
  * gets the share of the common words it starts (prefixShare), which is what the search matches:
- * at L their estimates were within 15 % of the true share for every bench word held by more
+ * at L their estimates were within a third of the true share for every bench word held by more
  * than 1 in 1,000 messages, and 0 for every rarer one. Otherwise (estimateShare) the share of the
  * about one hundred sampled contents holding it anywhere, which cannot tell 1 in 100 from 1 in
  * 10,000: at L `tunabun`, in one sampled content, was given 0.95 % for 0.02 % (1,075 messages),
@@ -762,9 +762,8 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
     // Each word's share, estimated once: the first step and the word index weigh them both.
     const shares = wordShares(query, stats, await wordLexemes());
     const wordIndex = await indexedWords(query, shares);
-    const first = query.words.some(hasTrigram)
-      ? firstMessageStep(query, stats, limits, walk, shares, wordIndex.length > 0)
-      : undefined;
+    const indexShare = wordIndex.length > 0 ? shares[query.words.indexOf(wordIndex[0]!)] : undefined;
+    const first = query.words.some(hasTrigram) ? firstMessageStep(query, stats, limits, walk, shares, indexShare) : undefined;
     // A code's or a rare word's few candidates: from the trigram index alone, or with the
     // scope's index (fewCandidatesScope).
     const few = (cap?: number) => fewCandidatesScope(query, stats, limits, cap);
