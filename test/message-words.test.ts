@@ -5,15 +5,18 @@
  * content may fail the help desk's write of it. The Postgres engine's reads through it must return
  * exactly the plain walk's ids.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { resolveAccess, type AccessContext } from '../src/auth/access.js';
 import { INDEX } from '../src/db/catalog.js';
 import { MESSAGE_WORDS_INDEXED, WORD_PIECE, wordIndexQuery, wordIndexServes } from '../src/db/message-words.js';
 import type { Db, SqlQuery } from '../src/db/db.js';
+import { createPgDb } from '../src/db/pg.js';
 import { buildMessageIdsQuery, createPostgresEngine } from '../src/search/messages/postgres.js';
 import { buildMessageQuery } from '../src/search/messages/query.js';
-import { lexemeStats, prefixShare } from '../src/search/statistics.js';
-import { blindStatistics, createTestDatabase, type TestDatabase } from './helpers/db.js';
+import { lexemeStats, prefixShare, tableStats } from '../src/search/statistics.js';
+import { blindStatistics, createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
 
 const NOW = Math.floor(Date.now() / 1000);
@@ -139,6 +142,47 @@ describe('the word index of message contents', () => {
     expect(prefixShare(lexemes!, 'kel')).toBeCloseTo(0.1, 1);
     expect(prefixShare(lexemes!, 'elvin')).toBe(0);
     expect(await lexemeStats(t.db, 'searchdesk_no_such_index')).toBeUndefined();
+  });
+
+  it("has statistics a read-only role cannot see: README's role plans with the column's", async (ctx) => {
+    const role = `sd_ro_${randomBytes(4).toString('hex')}`;
+    const password = randomBytes(9).toString('hex');
+    try {
+      await t.admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+    } catch {
+      ctx.skip(); // a test server without CREATEROLE
+    }
+    const url = new URL(t.url);
+    try {
+      await t.admin.query(`GRANT CONNECT ON DATABASE ${url.pathname.slice(1)} TO ${role}`);
+      await t.admin.query(`GRANT USAGE ON SCHEMA public TO ${role}`);
+      await t.admin.query(`GRANT SELECT ON messages TO ${role}`);
+      url.username = role;
+      url.password = password;
+      const readOnly = createPgDb({
+        url: url.toString(),
+        readOnly: true,
+        statementTimeoutMs: 10_000,
+        poolSize: 1,
+        logger: silentLogger,
+      });
+      try {
+        // Postgres shows an index's statistics to the table's owner only; the table's own stay visible.
+        expect(await lexemeStats(readOnly, INDEX.messagesWords)).toBeUndefined();
+        expect((await tableStats(readOnly, 'messages', ['content']))?.columns.has('content')).toBe(true);
+      } finally {
+        await readOnly.close();
+      }
+    } finally {
+      await t.admin.query(`DROP OWNED BY ${role}`);
+      const server = new pg.Client({ connectionString: inject('pgAdminUrl') });
+      await server.connect();
+      try {
+        await server.query(`DROP ROLE IF EXISTS ${role}`);
+      } finally {
+        await server.end();
+      }
+    }
   });
 
   it("is used by the engine for a word the statistics never saw, with the walk's answer", async () => {

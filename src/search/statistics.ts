@@ -124,7 +124,9 @@ export async function tableStats(
  * searchdesk_messages_words): its most common lexemes with the share of rows holding each, from a
  * sample of 300 rows per point of the statistics target (30,000 by default) where a table's
  * histogram keeps about a hundred values. A word none of them starts is in fewer rows than
- * `least`, about.
+ * `least`, about. Postgres shows an index's statistics (pg_stats) only to roles that own the table
+ * (or superusers): a read-only role with SELECT on the table reads none, and the caller keeps to
+ * the column's statistics.
  */
 export interface LexemeStats {
   /** The lexemes, in code-unit order (prefixShare finds a prefix's by binary search). */
