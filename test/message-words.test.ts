@@ -6,8 +6,7 @@
  * exactly the plain walk's ids.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveAccess, type AccessContext } from '../src/auth/access.js';
 import { INDEX } from '../src/db/catalog.js';
 import { MESSAGE_WORDS_INDEXED, WORD_PIECE, wordIndexQuery, wordIndexServes } from '../src/db/message-words.js';
@@ -16,7 +15,7 @@ import { createPgDb } from '../src/db/pg.js';
 import { buildMessageIdsQuery, createPostgresEngine } from '../src/search/messages/postgres.js';
 import { buildMessageQuery } from '../src/search/messages/query.js';
 import { lexemeStats, prefixShare, tableStats } from '../src/search/statistics.js';
-import { blindStatistics, createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
+import { blindStatistics, createTestDatabase, dropTestRole, silentLogger, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
 
 const NOW = Math.floor(Date.now() / 1000);
@@ -174,14 +173,7 @@ describe('the word index of message contents', () => {
         await readOnly.close();
       }
     } finally {
-      await t.admin.query(`DROP OWNED BY ${role}`);
-      const server = new pg.Client({ connectionString: inject('pgAdminUrl') });
-      await server.connect();
-      try {
-        await server.query(`DROP ROLE IF EXISTS ${role}`);
-      } finally {
-        await server.end();
-      }
+      await dropTestRole(t, role);
     }
   });
 

@@ -18,13 +18,13 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { Db, SqlQuery } from '../src/db/db.js';
 import { OPERATIONS } from '../src/search/params.js';
 import { makeDeps, read, search } from './helpers/core.js';
-import { createTestDatabase, type TestDatabase } from './helpers/db.js';
+import { createTestDatabase, dropTestRole, type TestDatabase } from './helpers/db.js';
 import { createTestIndex, esUrl, hasEs, type TestIndex } from './helpers/es.js';
 import { FaultProxy } from './helpers/fault-proxy.js';
 import { Fixture } from './helpers/fixtures.js';
@@ -237,16 +237,7 @@ describe('the search path only reads', () => {
     });
 
     afterAll(async () => {
-      if (!canCreateRoles) return;
-      // Its privileges (on the database too) go first, then the role itself (roles are cluster-wide).
-      await t.admin.query(`DROP OWNED BY ${role}`);
-      const server = new pg.Client({ connectionString: inject('pgAdminUrl') });
-      await server.connect();
-      try {
-        await server.query(`DROP ROLE IF EXISTS ${role}`);
-      } finally {
-        await server.end();
-      }
+      if (canCreateRoles) await dropTestRole(t, role);
     });
 
     it('is enough for every route, and cannot write even past the read-only session default', async (ctx) => {

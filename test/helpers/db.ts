@@ -37,6 +37,21 @@ export function blindStatistics(db: Db, hist: readonly string[] = ['-']): Db {
   };
 }
 
+/**
+ * Drops a login role a test created on `t`'s database: its privileges there (on the database too)
+ * go first, then the role itself, which is cluster-wide.
+ */
+export async function dropTestRole(t: TestDatabase, role: string): Promise<void> {
+  await t.admin.query(`DROP OWNED BY ${role}`);
+  const server = new pg.Client({ connectionString: inject('pgAdminUrl') });
+  await server.connect();
+  try {
+    await server.query(`DROP ROLE IF EXISTS ${role}`);
+  } finally {
+    await server.end();
+  }
+}
+
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = inject('pgAdminUrl');
   const name = `sd_test_${randomBytes(6).toString('hex')}`;
