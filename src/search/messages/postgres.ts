@@ -211,7 +211,7 @@ export const MESSAGE_VISIT_ENTRIES = 12;
 
 /**
  * The share of messages under which a word's start is looked up in searchdesk's word index rather
- * than the trigram index (indexedWords). The word index gathers every message whose word the word
+ * than the trigram index (indexedWord). The word index gathers every message whose word the word
  * starts, where the trigram index intersects the lists of the word's trigrams with those of a
  * rarer word: `ord` of `ORD-177111` (a start of `order`, in a quarter of the messages) at M took
  * 4.1 ms through the word index, 0.8 through the trigram index. A word the statistics' sampled
@@ -349,7 +349,7 @@ export interface MessageStatementOptions {
   walk?: MessageWalk;
   /**
    * The trigram and capped reads: the words whose starts searchdesk's word index finds the
-   * candidates by (indexedWords), instead of every word's ILIKE prefilter on the trigram index.
+   * candidates by (indexedWord), instead of every word's ILIKE prefilter on the trigram index.
    */
   wordIndex?: readonly string[];
 }
@@ -736,6 +736,29 @@ export function cappedWindow(query: MessageQuery, stats: TableStats, limits: Mes
   return Math.min(limits.walkCap, Math.max(limits.window, rows));
 }
 
+/**
+ * The word searchdesk's word index finds the candidates by (with its share), where the index
+ * exists: of the words it serves (wordIndexServes) that the statistics find in fewer than
+ * MESSAGE_WORD_INDEX_SHARE of the messages (`shares`: wordShares), the one they find in the
+ * fewest, and the longest of those (a longer word starts fewer words). One word only: the index
+ * reads a word start (a prefix) as every posting of every word it starts, however rare the words
+ * beside it, so each word costs its own matches; the word-start expression tests the others on
+ * the candidates. At L, `'file':* & 'paitricras':*` read 34,825 postings of `file…` for 2
+ * candidates in 27 ms, `'paitricras':*` alone 262 candidates in 0.37 ms. None: the trigram index.
+ */
+function indexedWord(
+  query: MessageQuery,
+  shares: ReadonlyArray<number | undefined>,
+): { word: string; share: number } | undefined {
+  let best: { word: string; share: number } | undefined;
+  query.words.forEach((word, i) => {
+    const share = shares[i];
+    if (share === undefined || share >= MESSAGE_WORD_INDEX_SHARE || !wordIndexServes(word)) return;
+    if (!best || share < best.share || (share === best.share && word.length > best.word.length)) best = { word, share };
+  });
+  return best;
+}
+
 /** The statistics the engine plans with. */
 const STATS_COLUMNS = ['content', 'account_id', 'inbox_id', 'sender_id'] as const;
 
@@ -760,10 +783,11 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
     const stats = await tableStats(db, 'messages', STATS_COLUMNS);
     const walk = await inboxWalk(query);
     // Each word's share, estimated once: the first step and the word index weigh them both.
-    const shares = wordShares(query, stats, await wordLexemes());
-    const wordIndex = await indexedWords(query, shares);
-    const indexShare = wordIndex.length > 0 ? shares[query.words.indexOf(wordIndex[0]!)] : undefined;
-    const first = query.words.some(hasTrigram) ? firstMessageStep(query, stats, limits, walk, shares, indexShare) : undefined;
+    const wordsIndexed = (await searchdeskIndexes(db)).has(INDEX.messagesWords);
+    const shares = wordShares(query, stats, wordsIndexed ? await lexemeStats(db, INDEX.messagesWords) : undefined);
+    const indexed = wordsIndexed ? indexedWord(query, shares) : undefined;
+    const wordIndex = indexed ? [indexed.word] : [];
+    const first = query.words.some(hasTrigram) ? firstMessageStep(query, stats, limits, walk, shares, indexed?.share) : undefined;
     // A code's or a rare word's few candidates: from the trigram index alone, or with the
     // scope's index (fewCandidatesScope).
     const few = (cap?: number) => fewCandidatesScope(query, stats, limits, cap);
@@ -810,28 +834,6 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
     }
     return read('trigram', undefined, { scope: wide, wordIndex });
   };
-  /**
-   * The word searchdesk's word index finds the candidates by, when it exists: of the words it
-   * serves (wordIndexServes) that the statistics find in fewer than MESSAGE_WORD_INDEX_SHARE of the
-   * messages (`shares`: wordShares), the one they find in the fewest, and the longest of those
-   * (a longer word starts fewer words). One word only: the index reads a word start (a prefix) as
-   * every posting of every word it starts, however rare the words beside it, so each word costs
-   * its own matches; the word-start expression tests the others on the candidates. At L,
-   * `'file':* & 'paitricras':*` read 34,825 postings of `file…` for 2 candidates in 27 ms,
-   * `'paitricras':*` alone 262 candidates in 0.37 ms. None: the trigram index.
-   */
-  const indexedWords = async (query: MessageQuery, shares: ReadonlyArray<number | undefined>): Promise<string[]> => {
-    let best: { word: string; share: number } | undefined;
-    query.words.forEach((word, i) => {
-      const share = shares[i];
-      if (share === undefined || share >= MESSAGE_WORD_INDEX_SHARE || !wordIndexServes(word)) return;
-      if (!best || share < best.share || (share === best.share && word.length > best.word.length)) best = { word, share };
-    });
-    return best && (await searchdeskIndexes(db)).has(INDEX.messagesWords) ? [best.word] : [];
-  };
-  /** The lexeme statistics of searchdesk's word index, when it exists (wordShares). */
-  const wordLexemes = async () =>
-    (await searchdeskIndexes(db)).has(INDEX.messagesWords) ? lexemeStats(db, INDEX.messagesWords) : undefined;
   /**
    * Which messages a window walks: those of the query's one inbox (an `inbox_id`, or an agent of
    * one inbox) with searchdesk's index by inbox, else the account's.
