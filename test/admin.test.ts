@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearchIndexes, SEARCHDESK_INDEXES, setupSchema } from '../src/db/admin.js';
-import { INDEX, INDEX_CATALOG_TTL_MS, searchdeskIndexes } from '../src/db/catalog.js';
+import { INDEX, INDEX_CATALOG_TTL_MS, searchdeskIndexes, STATISTICS_FUNCTIONS } from '../src/db/catalog.js';
 import { createPgDb } from '../src/db/pg.js';
 import type { Db } from '../src/db/db.js';
-import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
+import { randomBytes } from 'node:crypto';
+import { memoryLogger } from './helpers/log.js';
+import { createTestDatabase, dropTestRole, silentLogger, type TestDatabase } from './helpers/db.js';
 
 let t: TestDatabase;
 let writable: Db;
@@ -30,9 +32,13 @@ describe('admin commands', () => {
 
   it('db indexes creates every searchdesk_ index, and a second run creates none', async () => {
     const first = await createSearchIndexes(writable, silentLogger);
-    expect(first.map((r) => r.action)).toEqual(SEARCHDESK_INDEXES.map(() => 'created'));
+    const fn = `public.${STATISTICS_FUNCTIONS[INDEX.messagesWords]}()`;
+    expect(first).toEqual([
+      ...SEARCHDESK_INDEXES.map((i) => ({ name: i.name, action: 'created' })),
+      { name: fn, action: 'created' },
+    ]);
     const second = await createSearchIndexes(writable, silentLogger);
-    expect(second.every((r) => r.action === 'exists')).toBe(true);
+    expect(second.map((r) => r.action)).toEqual(first.map(() => 'exists'));
     expect(SEARCHDESK_INDEXES.every((i) => i.name.startsWith('searchdesk_'))).toBe(true);
   });
 
@@ -43,6 +49,63 @@ describe('admin commands', () => {
     expect(again.find((r) => r.name === name)?.action).toBe('created');
     const valid = await t.admin.query(`SELECT indisvalid FROM pg_index WHERE indexrelid = '${name}'::regclass`);
     expect(valid.rows[0].indisvalid).toBe(true);
+  });
+
+  it('db indexes replaces a statistics function that is not its own definition, keeping its grants', async () => {
+    const fn = `${STATISTICS_FUNCTIONS[INDEX.messagesWords]}()`;
+    await t.admin.query(`ALTER FUNCTION ${fn} RESET search_path`);
+    await t.admin.query(`GRANT EXECUTE ON FUNCTION ${fn} TO pg_monitor`);
+    expect((await createSearchIndexes(writable, silentLogger)).at(-1)).toEqual({ name: `public.${fn}`, action: 'created' });
+    const { rows } = await t.admin.query(
+      `SELECT p.proconfig AS config, has_function_privilege('pg_monitor', p.oid, 'EXECUTE') AS granted FROM pg_proc p WHERE p.oid = $1::regprocedure`,
+      [fn],
+    );
+    expect(rows).toEqual([{ config: ['search_path=pg_catalog, pg_temp'], granted: true }]);
+    await t.admin.query(`REVOKE EXECUTE ON FUNCTION ${fn} FROM pg_monitor`);
+  });
+
+  it("db indexes skips the statistics function, with a warning, where its role may not create functions in the tables' schema", async (ctx) => {
+    const role = `sd_owner_${randomBytes(4).toString('hex')}`;
+    const password = randomBytes(9).toString('hex');
+    try {
+      await t.admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+    } catch {
+      ctx.skip(); // a test server without CREATEROLE
+    }
+    const fn = `${STATISTICS_FUNCTIONS[INDEX.messagesWords]}()`;
+    const url = new URL(t.url);
+    url.username = role;
+    url.password = password;
+    const log = memoryLogger('info');
+    try {
+      // The tables' owner, without CREATE on their schema (Postgres 15's default for public).
+      await t.admin.query(`GRANT CONNECT ON DATABASE ${new URL(t.url).pathname.slice(1)} TO ${role}`);
+      await t.admin.query(`REVOKE CREATE ON SCHEMA public FROM PUBLIC`);
+      await t.admin.query(`GRANT USAGE ON SCHEMA public TO ${role}`);
+      for (const i of SEARCHDESK_INDEXES) await t.admin.query(`ALTER TABLE ${i.table} OWNER TO ${role}`);
+      await t.admin.query(`DROP FUNCTION ${fn}`);
+      const owner = createPgDb({
+        url: url.toString(),
+        readOnly: false,
+        statementTimeoutMs: 0,
+        poolSize: 1,
+        logger: silentLogger,
+      });
+      try {
+        const done = await createSearchIndexes(owner, log.logger);
+        expect(done.at(-1)).toEqual({ name: `public.${fn}`, action: 'skipped' });
+        expect(done.slice(0, -1).every((r) => r.action === 'exists')).toBe(true);
+      } finally {
+        await owner.close();
+      }
+      expect(log.lines().filter((l) => l.event === 'db_statistics_function_skipped')).toHaveLength(1);
+      expect(log.lines().filter((l) => Number(l.level) >= 50)).toEqual([]);
+    } finally {
+      for (const i of SEARCHDESK_INDEXES) await t.admin.query(`ALTER TABLE ${i.table} OWNER TO CURRENT_USER`);
+      await t.admin.query(`GRANT CREATE ON SCHEMA public TO PUBLIC`);
+      await dropTestRole(t, role);
+      await createSearchIndexes(writable, silentLogger);
+    }
   });
 
   it('the read-only search pool cannot create indexes', async () => {

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveAccess, type AccessContext } from '../src/auth/access.js';
-import { INDEX } from '../src/db/catalog.js';
+import { INDEX, STATISTICS_FUNCTIONS } from '../src/db/catalog.js';
 import { MESSAGE_WORDS_INDEXED, WORD_PIECE, wordIndexQuery, wordIndexServes } from '../src/db/message-words.js';
 import type { Db, SqlQuery } from '../src/db/db.js';
 import { createPgDb } from '../src/db/pg.js';
@@ -143,7 +143,7 @@ describe('the word index of message contents', () => {
     expect(await lexemeStats(t.db, 'searchdesk_no_such_index')).toBeUndefined();
   });
 
-  it("has statistics a read-only role cannot see: README's role plans with the column's", async (ctx) => {
+  it("has statistics README's read-only role reads through the statistics function once granted EXECUTE, and only then", async (ctx) => {
     const role = `sd_ro_${randomBytes(4).toString('hex')}`;
     const password = randomBytes(9).toString('hex');
     try {
@@ -152,13 +152,10 @@ describe('the word index of message contents', () => {
       ctx.skip(); // a test server without CREATEROLE
     }
     const url = new URL(t.url);
-    try {
-      await t.admin.query(`GRANT CONNECT ON DATABASE ${url.pathname.slice(1)} TO ${role}`);
-      await t.admin.query(`GRANT USAGE ON SCHEMA public TO ${role}`);
-      await t.admin.query(`GRANT SELECT ON messages TO ${role}`);
-      url.username = role;
-      url.password = password;
-      const readOnly = createPgDb({
+    const fn = STATISTICS_FUNCTIONS[INDEX.messagesWords]!;
+    // A new pool each time: statistics are cached per pool.
+    const asRole = async <T>(read: (db: Db) => Promise<T>): Promise<T> => {
+      const db = createPgDb({
         url: url.toString(),
         readOnly: true,
         statementTimeoutMs: 10_000,
@@ -166,15 +163,43 @@ describe('the word index of message contents', () => {
         logger: silentLogger,
       });
       try {
-        // Postgres shows an index's statistics to the table's owner only; the table's own stay visible.
-        expect(await lexemeStats(readOnly, INDEX.messagesWords)).toBeUndefined();
-        expect((await tableStats(readOnly, 'messages', ['content']))?.columns.has('content')).toBe(true);
+        return await read(db);
       } finally {
-        await readOnly.close();
+        await db.close();
       }
+    };
+    try {
+      await t.admin.query(`GRANT CONNECT ON DATABASE ${url.pathname.slice(1)} TO ${role}`);
+      await t.admin.query(`GRANT USAGE ON SCHEMA public TO ${role}`);
+      await t.admin.query(`GRANT SELECT ON messages TO ${role}`);
+      url.username = role;
+      url.password = password;
+      // Postgres shows an index's statistics to the table's owner only; the table's own stay visible.
+      await asRole(async (db) => {
+        expect(await lexemeStats(db, INDEX.messagesWords)).toBeUndefined();
+        expect((await tableStats(db, 'messages', ['content']))?.columns.has('content')).toBe(true);
+        // Not PUBLIC's to call.
+        await expect(db.query({ text: `SELECT * FROM ${fn}()`, values: [] })).rejects.toThrow();
+      });
+      await t.admin.query(`GRANT EXECUTE ON FUNCTION ${fn}() TO ${role}`);
+      const owners = await lexemeStats(t.db, INDEX.messagesWords);
+      expect(owners?.lexemes.length).toBeGreaterThan(0);
+      expect(await asRole((db) => lexemeStats(db, INDEX.messagesWords))).toEqual(owners);
     } finally {
       await dropTestRole(t, role);
     }
+  });
+
+  it('has a statistics function that runs as its owner with a fixed search_path, callable by no one it was not granted to', async () => {
+    const fn = STATISTICS_FUNCTIONS[INDEX.messagesWords]!;
+    const { rows } = await t.admin.query<{ definer: boolean; config: string[]; public_may: boolean; volatility: string }>(
+      `SELECT p.prosecdef AS definer, p.proconfig AS config, p.provolatile AS volatility,
+              EXISTS (SELECT 1 FROM aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a
+                      WHERE a.grantee = 0 AND a.privilege_type = 'EXECUTE') AS public_may
+       FROM pg_proc p WHERE p.oid = to_regprocedure($1)`,
+      [`${fn}()`],
+    );
+    expect(rows).toEqual([{ definer: true, config: ['search_path=pg_catalog, pg_temp'], public_may: false, volatility: 's' }]);
   });
 
   it("is used by the engine for a word the statistics never saw, with the walk's answer", async () => {

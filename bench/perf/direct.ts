@@ -45,6 +45,14 @@ const SQL_FILE = process.env.BENCH_SQL;
  */
 const HIDDEN_INDEXES = new Set((process.env.BENCH_HIDE_INDEXES ?? '').split(',').filter((name) => name !== ''));
 
+/**
+ * BENCH_CORE_ROLE=<role>: the core's sessions log in as that role (on the bench's host, with the
+ * URL's password if any), to measure what a role that does not own the tables plans with, such as
+ * README's read-only one (an index's statistics are the owner's). The bench's own and the help
+ * desk's sessions keep the URL's role.
+ */
+const CORE_ROLE = process.env.BENCH_CORE_ROLE;
+
 /** Appends a statement to the BENCH_SQL file, when one is set. */
 export function recordSql(label: string | undefined, q: SqlQuery): void {
   if (SQL_FILE) appendFileSync(SQL_FILE, `${JSON.stringify({ label, text: q.text, values: q.values, planOnce: q.planOnce })}\n`);
@@ -98,11 +106,14 @@ export class Direct {
 
   constructor(databaseUrl: string, statementTimeoutMs: number) {
     const plain = `-c statement_timeout=${statementTimeoutMs} -c default_transaction_read_only=on`;
-    const pool = (options: string, hooks = {}) => new pg.Pool({ connectionString: databaseUrl, max: 10, options, ...hooks });
+    const coreUrl = new URL(databaseUrl);
+    if (CORE_ROLE) coreUrl.username = CORE_ROLE;
+    const pool = (options: string, hooks = {}, url = databaseUrl) =>
+      new pg.Pool({ connectionString: url, max: 10, options, ...hooks });
     this.pool = pool(plain);
     this.helpdeskPool = pool(plain, warmUpOnConnect);
-    this.corePool = pool(sessionOptions(statementTimeoutMs, true), warmUpOnConnect);
-    this.coreOncePool = pool(sessionOptions(statementTimeoutMs, true, 'once'), warmUpOnConnect);
+    this.corePool = pool(sessionOptions(statementTimeoutMs, true), warmUpOnConnect, coreUrl.toString());
+    this.coreOncePool = pool(sessionOptions(statementTimeoutMs, true, 'once'), warmUpOnConnect, coreUrl.toString());
   }
 
   private db?: Db;

@@ -8,7 +8,9 @@ const DB_HELP = `Usage: searchdesk db <setup | indexes>
   setup     Create searchdesk's own schema (tables of the help desk's data model) in DATABASE_URL,
             for a standalone install. Idempotent; never needed on a help desk's own database.
   indexes   Create the searchdesk_ indexes the fast search variants and \`index --follow\` use,
-            CONCURRENTLY (no write lock) and only where missing. Safe to re-run on production.
+            CONCURRENTLY (no write lock) and only where missing, and the function through which
+            a read-only role reads the word index's statistics (GRANT EXECUTE on it: README).
+            Safe to re-run on production.
 
 Both need a DATABASE_URL whose role may create tables or indexes.
 `;

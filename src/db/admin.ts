@@ -1,10 +1,11 @@
 /**
  * The only writes searchdesk makes to Postgres, each by an explicit admin command:
  * `db setup` (our own schema, for standalone installs) and `db indexes` (the `searchdesk_`
- * indexes the index-backed variant and the indexer use). Search never assumes they exist.
+ * indexes the index-backed variant and the indexer use, and the statistics function of the word
+ * index). Search never assumes they exist.
  */
 import type { Logger } from '../logger.js';
-import { INDEX } from './catalog.js';
+import { INDEX, STATISTICS_FUNCTIONS } from './catalog.js';
 import type { Db } from './db.js';
 import { messageWordsVector } from './message-words.js';
 import { schemaSql } from './schema.js';
@@ -87,15 +88,20 @@ export async function setupSchema(db: Db): Promise<void> {
   await db.query({ text: schemaSql(), values: [] }, 'db_setup');
 }
 
+/** What `db indexes` did with one of its objects. */
+export interface AdminResult {
+  name: string;
+  /** `skipped`: the role may not create it (a warning says why); searches do without it. */
+  action: 'created' | 'exists' | 'skipped';
+}
+
 /**
  * Creates the searchdesk_ indexes CONCURRENTLY (no write lock on a live database), skipping
- * valid ones and rebuilding any left invalid by an interrupted earlier run. Safe to re-run.
+ * valid ones and rebuilding any left invalid by an interrupted earlier run, then the statistics
+ * function of the word index (createStatisticsFunction). Safe to re-run.
  */
-export async function createSearchIndexes(
-  db: Db,
-  logger: Logger,
-): Promise<Array<{ name: string; action: 'created' | 'exists' }>> {
-  const done: Array<{ name: string; action: 'created' | 'exists' }> = [];
+export async function createSearchIndexes(db: Db, logger: Logger): Promise<AdminResult[]> {
+  const done: AdminResult[] = [];
   for (const index of SEARCHDESK_INDEXES) {
     const state = await db.query<{ valid: boolean }>(
       {
@@ -121,5 +127,77 @@ export async function createSearchIndexes(
     );
     done.push({ name: index.name, action: 'created' });
   }
+  done.push(await createStatisticsFunction(db, logger, INDEX.messagesWords));
   return done;
+}
+
+/**
+ * `<schema>.<STATISTICS_FUNCTIONS[index]>()`: the most common lexemes of word index `index` and
+ * the share of rows holding each, as pg_stats holds them, for a role that does not own the table
+ * (Postgres shows an index's statistics to the owner only, and an index cannot be granted).
+ * - It runs as the role that creates it (SECURITY DEFINER: the table's owner, who runs
+ *   `db indexes`), with a fixed search_path (pg_catalog, then pg_temp), no argument and no dynamic
+ *   SQL: it can read nothing but that one row of pg_stats, the element statistics of that one
+ *   index in the table's schema, and no object of a caller's can stand in for one it names.
+ * - EXECUTE is revoked from PUBLIC: only a role granted it may call it (README's read-only role,
+ *   which may read every content these statistics are made of).
+ * Replaced when its definition differs (its grants are kept); left alone when it is the same.
+ * Skipped with a warning when the role may not create it: searches then do as before.
+ */
+async function createStatisticsFunction(db: Db, logger: Logger, index: string): Promise<AdminResult> {
+  const fn = STATISTICS_FUNCTIONS[index]!;
+  // The index lives in its table's schema; the quoting is Postgres's own.
+  const [place] = await db.query<{ schema: string; literal: string }>(
+    {
+      text: `SELECT n.nspname AS schema, quote_literal(n.nspname) AS literal
+             FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass($1)`,
+      values: ['messages'],
+    },
+    'db_statistics_function_schema',
+  );
+  if (!place) return { name: `${fn}()`, action: 'skipped' };
+  const body = statisticsFunctionBody(place.literal, index);
+  const [state] = await db.query<{ may_create: boolean; may_replace: boolean | null; same: boolean | null }>(
+    {
+      text: `SELECT has_schema_privilege(n.oid, 'CREATE') AS may_create,
+                    (SELECT pg_has_role(p.proowner, 'USAGE') FROM pg_proc p WHERE p.oid = f.oid) AS may_replace,
+                    (SELECT p.prosrc = $3 AND p.prosecdef AND p.proconfig = '{"search_path=pg_catalog, pg_temp"}'
+                       FROM pg_proc p WHERE p.oid = f.oid) AS same
+             FROM pg_namespace n, LATERAL (SELECT to_regprocedure(format('%I.%I()', n.nspname, $2::text)) AS oid) f
+             WHERE n.nspname = $1`,
+      values: [place.schema, fn, body],
+    },
+    'db_statistics_function_state',
+  );
+  const name = `${place.schema}.${fn}()`;
+  if (state?.same) return { name, action: 'exists' };
+  if (!state?.may_create || state.may_replace === false) {
+    logger.warn(
+      { event: 'db_statistics_function_skipped', function: name },
+      `not allowed to create ${name}: a role that does not own messages plans message searches without the word index's statistics`,
+    );
+    return { name, action: 'skipped' };
+  }
+  const [ddl] = await db.query<{ create: string; revoke: string }>(
+    {
+      text: `SELECT format('CREATE OR REPLACE FUNCTION %I.%I() RETURNS TABLE (elems text[], freqs float8[])
+                              LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS %L',
+                           $1::text, $2::text, $3::text) AS create,
+                    format('REVOKE ALL ON FUNCTION %I.%I() FROM PUBLIC', $1::text, $2::text) AS revoke`,
+      values: [place.schema, fn, body],
+    },
+    'db_statistics_function_ddl',
+  );
+  await db.query({ text: ddl!.create, values: [] }, 'db_statistics_function_create');
+  await db.query({ text: ddl!.revoke, values: [] }, 'db_statistics_function_revoke');
+  logger.info({ event: 'db_statistics_function_created', function: name }, `created ${name}`);
+  return { name, action: 'created' };
+}
+
+/** The statistics function's body: the element statistics of `index` in the schema `literal` quotes. */
+function statisticsFunctionBody(literal: string, index: string): string {
+  return (
+    'SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs::float8[] FROM pg_catalog.pg_stats s ' +
+    `WHERE s.schemaname = ${literal} AND s.tablename = '${index}' AND s.most_common_elems IS NOT NULL`
+  );
 }

@@ -203,7 +203,22 @@ describe('lexemeStats', () => {
     expect(stats).toEqual({ lexemes: ['a', 'order', 'orders', 'refund'], shares: [0.5, 0.2, 0.05, 0.01], least: 0.01 });
     expect(await lexemeStats(db, 'searchdesk_messages_words', STATS_TTL_MS - 1)).toBe(stats);
     expect(calls).toHaveLength(1);
-    expect(calls[0]!.values).toEqual(['searchdesk_messages_words']);
+    expect(calls[0]!.values).toEqual(['searchdesk_messages_words', 'searchdesk_message_word_stats']);
+  });
+
+  it("reads them through the index's statistics function when pg_stats shows none and the role may call it", async () => {
+    const answers = [[{ elems: null, freqs: null, callable: true }], [lexemeRow]];
+    const { db, calls } = fakeDb(() => answers.shift()!);
+    expect((await lexemeStats(db, 'searchdesk_messages_words', 0))?.lexemes).toEqual(['a', 'order', 'orders', 'refund']);
+    expect(calls.map((c) => c.text.includes('searchdesk_message_word_stats()'))).toEqual([false, true]);
+    // Not granted EXECUTE: none, without calling it.
+    const refused = fakeDb(() => [{ elems: null, freqs: null, callable: false }]);
+    expect(await lexemeStats(refused.db, 'searchdesk_messages_words', 0)).toBeUndefined();
+    expect(refused.calls).toHaveLength(1);
+    // An index without a statistics function asks for none.
+    const other = fakeDb(() => [{ elems: null, freqs: null, callable: false }]);
+    expect(await lexemeStats(other.db, 'i', 0)).toBeUndefined();
+    expect(other.calls[0]!.values).toEqual(['i', null]);
   });
 
   it('has none for an index never analysed, or statistics without their shares', async () => {

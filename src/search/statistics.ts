@@ -5,6 +5,7 @@
  * to choose how far to walk in result order before the trigram index answers, with no statement
  * spent on the choice. The estimate decides speed only: every plan it picks returns the same rows.
  */
+import { STATISTICS_FUNCTIONS } from '../db/catalog.js';
 import type { Db } from '../db/db.js';
 import { foldCase } from './text.js';
 
@@ -125,8 +126,9 @@ export async function tableStats(
  * sample of 300 rows per point of the statistics target (30,000 by default) where a table's
  * histogram keeps about a hundred values. A word none of them starts is in fewer rows than
  * `least`, about. Postgres shows an index's statistics (pg_stats) only to roles that own the table
- * (or superusers): a read-only role with SELECT on the table reads none, and the caller keeps to
- * the column's statistics.
+ * (or superusers). Another role reads them through the index's statistics function
+ * (STATISTICS_FUNCTIONS, created by `db indexes`) when it was granted EXECUTE on it; without that,
+ * it reads none and the caller keeps to the column's statistics.
  */
 export interface LexemeStats {
   /** The lexemes, in code-unit order (prefixShare finds a prefix's by binary search). */
@@ -138,23 +140,39 @@ export interface LexemeStats {
 }
 
 async function loadLexemes(db: Db, index: string): Promise<LexemeStats | undefined> {
-  const [row] = await db.query<{ elems: string[] | null; freqs: number[] | null }>(
+  const fn = STATISTICS_FUNCTIONS[index];
+  const [row] = await db.query<{ elems: string[] | null; freqs: number[] | null; callable: boolean }>(
     {
       // An index's expression has its statistics under the index's name; to_regclass: none when
-      // there is no such index.
-      text: `SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs::float8[] AS freqs
-             FROM pg_stats s
-             WHERE s.schemaname = (SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                                   WHERE c.oid = to_regclass($1))
-               AND s.tablename = $1 AND s.most_common_elems IS NOT NULL`,
-      values: [index],
+      // there is no such index. `callable`: whether this role may call the index's statistics
+      // function (none: false), which a role that does not own the table needs.
+      text: `SELECT s.elems, s.freqs,
+                    coalesce(has_function_privilege(to_regprocedure($2::text || '()'), 'EXECUTE'), false) AS callable
+             FROM (SELECT 1) one LEFT JOIN (
+               SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs::float8[] AS freqs
+               FROM pg_stats s
+               WHERE s.schemaname = (SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                                     WHERE c.oid = to_regclass($1))
+                 AND s.tablename = $1 AND s.most_common_elems IS NOT NULL
+             ) s ON true`,
+      values: [index, fn ?? null],
       planOnce: true,
     },
     `statistics_lexemes_${index}`,
   );
-  const elems = row?.elems;
-  const freqs = row?.freqs;
-  // The shares, then the least and the greatest of them.
+  if (row && !row.elems && row.callable && fn) {
+    // pg_stats showed nothing to this role: the statistics function (created by `db indexes`).
+    const [viaFunction] = await db.query<{ elems: string[] | null; freqs: number[] | null }>(
+      { text: `SELECT elems, freqs FROM ${fn}()`, values: [], planOnce: true },
+      `statistics_lexemes_function_${index}`,
+    );
+    return lexemesOf(viaFunction?.elems, viaFunction?.freqs);
+  }
+  return lexemesOf(row?.elems, row?.freqs);
+}
+
+/** LexemeStats of pg_stats' most_common_elems and most_common_elem_freqs (two more: the least and greatest share). */
+function lexemesOf(elems: string[] | null | undefined, freqs: number[] | null | undefined): LexemeStats | undefined {
   if (!elems || !freqs || elems.length === 0 || freqs.length < elems.length + 2) return undefined;
   const order = elems.map((_, i) => i).sort((a, b) => (elems[a]! < elems[b]! ? -1 : elems[a]! > elems[b]! ? 1 : 0));
   return { lexemes: order.map((i) => elems[i]!), shares: order.map((i) => freqs[i]!), least: freqs[elems.length]! };
