@@ -3,16 +3,15 @@ import { createSearchIndexes, SEARCHDESK_INDEXES, setupSchema } from '../src/db/
 import { INDEX, INDEX_CATALOG_TTL_MS, searchdeskIndexes, STATISTICS_FUNCTIONS } from '../src/db/catalog.js';
 import { createPgDb } from '../src/db/pg.js';
 import type { Db } from '../src/db/db.js';
-import { randomBytes } from 'node:crypto';
 import { memoryLogger } from './helpers/log.js';
-import { createTestDatabase, dropTestRole, silentLogger, type TestDatabase } from './helpers/db.js';
+import { createTestDatabase, createTestRole, dropTestRole, openDb, silentLogger, type TestDatabase } from './helpers/db.js';
 
 let t: TestDatabase;
 let writable: Db;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  writable = createPgDb({ url: t.url, readOnly: false, statementTimeoutMs: 0, poolSize: 1, logger: silentLogger });
+  writable = openDb(t.url, { writable: true });
 });
 afterAll(async () => {
   await writable.close();
@@ -65,45 +64,29 @@ describe('admin commands', () => {
   });
 
   it("db indexes skips the statistics function, with a warning, where its role may not create functions in the tables' schema", async (ctx) => {
-    const role = `sd_owner_${randomBytes(4).toString('hex')}`;
-    const password = randomBytes(9).toString('hex');
-    try {
-      await t.admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
-    } catch {
-      ctx.skip(); // a test server without CREATEROLE
-    }
+    const owner = await createTestRole(t, 'sd_owner');
+    if (!owner) return ctx.skip();
     const fn = `${STATISTICS_FUNCTIONS[INDEX.messagesWords]}()`;
-    const url = new URL(t.url);
-    url.username = role;
-    url.password = password;
     const log = memoryLogger('info');
     try {
       // The tables' owner, without CREATE on their schema (Postgres 15's default for public).
-      await t.admin.query(`GRANT CONNECT ON DATABASE ${new URL(t.url).pathname.slice(1)} TO ${role}`);
       await t.admin.query(`REVOKE CREATE ON SCHEMA public FROM PUBLIC`);
-      await t.admin.query(`GRANT USAGE ON SCHEMA public TO ${role}`);
-      for (const i of SEARCHDESK_INDEXES) await t.admin.query(`ALTER TABLE ${i.table} OWNER TO ${role}`);
+      for (const i of SEARCHDESK_INDEXES) await t.admin.query(`ALTER TABLE ${i.table} OWNER TO ${owner.role}`);
       await t.admin.query(`DROP FUNCTION ${fn}`);
-      const owner = createPgDb({
-        url: url.toString(),
-        readOnly: false,
-        statementTimeoutMs: 0,
-        poolSize: 1,
-        logger: silentLogger,
-      });
+      const db = openDb(owner.url, { writable: true });
       try {
-        const done = await createSearchIndexes(owner, log.logger);
+        const done = await createSearchIndexes(db, log.logger);
         expect(done.at(-1)).toEqual({ name: `public.${fn}`, action: 'skipped' });
         expect(done.slice(0, -1).every((r) => r.action === 'exists')).toBe(true);
       } finally {
-        await owner.close();
+        await db.close();
       }
       expect(log.lines().filter((l) => l.event === 'db_statistics_function_skipped')).toHaveLength(1);
       expect(log.lines().filter((l) => Number(l.level) >= 50)).toEqual([]);
     } finally {
       for (const i of SEARCHDESK_INDEXES) await t.admin.query(`ALTER TABLE ${i.table} OWNER TO CURRENT_USER`);
       await t.admin.query(`GRANT CREATE ON SCHEMA public TO PUBLIC`);
-      await dropTestRole(t, role);
+      await dropTestRole(t, owner.role);
       await createSearchIndexes(writable, silentLogger);
     }
   });

@@ -5,17 +5,15 @@
  * content may fail the help desk's write of it. The Postgres engine's reads through it must return
  * exactly the plain walk's ids.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveAccess, type AccessContext } from '../src/auth/access.js';
 import { INDEX, STATISTICS_FUNCTIONS } from '../src/db/catalog.js';
 import { MESSAGE_WORDS_INDEXED, WORD_PIECE, wordIndexQuery, wordIndexServes } from '../src/db/message-words.js';
 import type { Db, SqlQuery } from '../src/db/db.js';
-import { createPgDb } from '../src/db/pg.js';
 import { buildMessageIdsQuery, createPostgresEngine } from '../src/search/messages/postgres.js';
 import { buildMessageQuery } from '../src/search/messages/query.js';
 import { lexemeStats, prefixShare, tableStats } from '../src/search/statistics.js';
-import { blindStatistics, createTestDatabase, dropTestRole, silentLogger, type TestDatabase } from './helpers/db.js';
+import { blindStatistics, createTestDatabase, createTestRole, dropTestRole, openDb, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
 
 const NOW = Math.floor(Date.now() / 1000);
@@ -144,24 +142,12 @@ describe('the word index of message contents', () => {
   });
 
   it("has statistics README's read-only role reads through the statistics function once granted EXECUTE, and only then", async (ctx) => {
-    const role = `sd_ro_${randomBytes(4).toString('hex')}`;
-    const password = randomBytes(9).toString('hex');
-    try {
-      await t.admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
-    } catch {
-      ctx.skip(); // a test server without CREATEROLE
-    }
-    const url = new URL(t.url);
+    const reader = await createTestRole(t, 'sd_ro');
+    if (!reader) return ctx.skip();
     const fn = STATISTICS_FUNCTIONS[INDEX.messagesWords]!;
     // A new pool each time: statistics are cached per pool.
-    const asRole = async <T>(read: (db: Db) => Promise<T>): Promise<T> => {
-      const db = createPgDb({
-        url: url.toString(),
-        readOnly: true,
-        statementTimeoutMs: 10_000,
-        poolSize: 1,
-        logger: silentLogger,
-      });
+    const asReader = async <T>(read: (db: Db) => Promise<T>): Promise<T> => {
+      const db = openDb(reader.url);
       try {
         return await read(db);
       } finally {
@@ -169,24 +155,20 @@ describe('the word index of message contents', () => {
       }
     };
     try {
-      await t.admin.query(`GRANT CONNECT ON DATABASE ${url.pathname.slice(1)} TO ${role}`);
-      await t.admin.query(`GRANT USAGE ON SCHEMA public TO ${role}`);
-      await t.admin.query(`GRANT SELECT ON messages TO ${role}`);
-      url.username = role;
-      url.password = password;
+      await t.admin.query(`GRANT SELECT ON messages TO ${reader.role}`);
       // Postgres shows an index's statistics to the table's owner only; the table's own stay visible.
-      await asRole(async (db) => {
+      await asReader(async (db) => {
         expect(await lexemeStats(db, INDEX.messagesWords)).toBeUndefined();
         expect((await tableStats(db, 'messages', ['content']))?.columns.has('content')).toBe(true);
         // Not PUBLIC's to call.
         await expect(db.query({ text: `SELECT * FROM ${fn}()`, values: [] })).rejects.toThrow();
       });
-      await t.admin.query(`GRANT EXECUTE ON FUNCTION ${fn}() TO ${role}`);
+      await t.admin.query(`GRANT EXECUTE ON FUNCTION ${fn}() TO ${reader.role}`);
       const owners = await lexemeStats(t.db, INDEX.messagesWords);
       expect(owners?.lexemes.length).toBeGreaterThan(0);
-      expect(await asRole((db) => lexemeStats(db, INDEX.messagesWords))).toEqual(owners);
+      expect(await asReader((db) => lexemeStats(db, INDEX.messagesWords))).toEqual(owners);
     } finally {
-      await dropTestRole(t, role);
+      await dropTestRole(t, reader.role);
     }
   });
 

@@ -24,7 +24,7 @@ import { loadConfig } from '../src/config.js';
 import type { Db, SqlQuery } from '../src/db/db.js';
 import { OPERATIONS } from '../src/search/params.js';
 import { makeDeps, read, search } from './helpers/core.js';
-import { createTestDatabase, dropTestRole, type TestDatabase } from './helpers/db.js';
+import { createTestDatabase, createTestRole, dropTestRole, type TestDatabase } from './helpers/db.js';
 import { createTestIndex, esUrl, hasEs, type TestIndex } from './helpers/es.js';
 import { FaultProxy } from './helpers/fault-proxy.js';
 import { Fixture } from './helpers/fixtures.js';
@@ -210,30 +210,22 @@ describe('the search path only reads', () => {
   });
 
   describe("the README's read-only role", () => {
-    const role = `sd_ro_${randomBytes(4).toString('hex')}`;
-    const password = randomBytes(9).toString('hex');
+    let role = '';
     let roleUrl = '';
     let canCreateRoles = true;
 
     beforeAll(async () => {
-      const db = new URL(t.url).pathname.slice(1);
-      try {
-        await t.admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
-      } catch {
+      // Exactly the statements of README "Production" step 1: CONNECT and USAGE (createTestRole), SELECT.
+      const created = await createTestRole(t, 'sd_ro');
+      if (!created) {
         canCreateRoles = false; // a test server without CREATEROLE: nothing to check here
         return;
       }
-      // Exactly the statements of README "Production" step 1.
-      await t.admin.query(`GRANT CONNECT ON DATABASE ${db} TO ${role}`);
-      await t.admin.query(`GRANT USAGE ON SCHEMA public TO ${role}`);
+      ({ role, url: roleUrl } = created);
       await t.admin.query(
         `GRANT SELECT ON accounts, users, account_users, access_tokens, inboxes, inbox_members, teams,
            contacts, conversations, messages, portals, categories, articles TO ${role}`,
       );
-      const u = new URL(t.url);
-      u.username = role;
-      u.password = password;
-      roleUrl = u.toString();
     });
 
     afterAll(async () => {

@@ -38,6 +38,42 @@ export function blindStatistics(db: Db, hist: readonly string[] = ['-']): Db {
 }
 
 /**
+ * A pool on `url` as searchdesk opens one: read-only search sessions with a statement timeout, or
+ * (`writable`) an admin command's, with none.
+ */
+export function openDb(url: string, opts: { writable?: boolean; poolSize?: number } = {}): Db {
+  const writable = opts.writable === true;
+  return createPgDb({
+    url,
+    readOnly: !writable,
+    statementTimeoutMs: writable ? 0 : 10_000,
+    poolSize: opts.poolSize ?? 1,
+    logger: silentLogger,
+  });
+}
+
+/**
+ * A new login role (a random name and password) that may connect to `t`'s database and use its
+ * schema, and nothing more: the URL that logs in as it, or undefined when the server does not let
+ * the tests create roles. Drop it with dropTestRole.
+ */
+export async function createTestRole(t: TestDatabase, prefix: string): Promise<{ role: string; url: string } | undefined> {
+  const role = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const password = randomBytes(9).toString('hex');
+  try {
+    await t.admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+  } catch {
+    return undefined; // a test server without CREATEROLE
+  }
+  const url = new URL(t.url);
+  await t.admin.query(`GRANT CONNECT ON DATABASE ${url.pathname.slice(1)} TO ${role}`);
+  await t.admin.query(`GRANT USAGE ON SCHEMA public TO ${role}`);
+  url.username = role;
+  url.password = password;
+  return { role, url: url.toString() };
+}
+
+/**
  * Drops a login role a test created on `t`'s database: its privileges there (on the database too)
  * go first, then the role itself, which is cluster-wide.
  */
@@ -64,19 +100,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const admin = new pg.Pool({ connectionString: url.toString(), max: 2 });
   // DROP DATABASE … WITH (FORCE) at teardown may end a client the pool is still closing.
   admin.on('error', () => undefined);
-  const db = createPgDb({ url: url.toString(), readOnly: true, statementTimeoutMs: 10_000, poolSize: 4, logger: silentLogger });
+  const db = openDb(url.toString(), { poolSize: 4 });
   return {
     url: url.toString(),
     db,
     admin,
     async createSearchIndexes() {
-      const writable = createPgDb({
-        url: url.toString(),
-        readOnly: false,
-        statementTimeoutMs: 0,
-        poolSize: 1,
-        logger: silentLogger,
-      });
+      const writable = openDb(url.toString(), { writable: true });
       try {
         await createSearchIndexes(writable, silentLogger);
       } finally {
