@@ -135,21 +135,26 @@ export async function createSearchIndexes(db: Db, logger: Logger): Promise<Admin
  * `<schema>.<STATISTICS_FUNCTIONS[index]>()`: the most common lexemes of word index `index` and
  * the share of rows holding each, as pg_stats holds them, for a role that does not own the table
  * (Postgres shows an index's statistics to the owner only, and an index cannot be granted).
- * - It runs as the role that creates it (SECURITY DEFINER: the table's owner, who runs
- *   `db indexes`), with a fixed search_path (pg_catalog, then pg_temp), no argument and no dynamic
- *   SQL: it can read nothing but that one row of pg_stats, the element statistics of that one
- *   index in the table's schema, and no object of a caller's can stand in for one it names.
+ * - It runs as the table's owner (SECURITY DEFINER, owned by the owner of `messages`: the least
+ *   role that sees those statistics, even when a superuser runs `db indexes`; by the role running
+ *   `db indexes` only where the owner may not have it, lacking CREATE on the schema), with a fixed
+ *   search_path (pg_catalog, then pg_temp), no argument and no dynamic SQL: it can read nothing
+ *   but that one row of pg_stats, the element statistics of that one index in the table's schema,
+ *   and no object of a caller's can stand in for one it names.
  * - EXECUTE is revoked from PUBLIC: only a role granted it may call it (README's read-only role,
  *   which may read every content these statistics are made of).
- * Replaced when its definition differs (its grants are kept); left alone when it is the same.
- * Skipped with a warning when the role may not create it: searches then do as before.
+ * Replaced when its definition or owner differs (its grants are kept); left alone when both are
+ * the same. Skipped with a warning when the role may not create it: searches then do as before.
  */
 async function createStatisticsFunction(db: Db, logger: Logger, index: string): Promise<AdminResult> {
   const fn = STATISTICS_FUNCTIONS[index]!;
-  // The index lives in its table's schema; the quoting is Postgres's own.
-  const [place] = await db.query<{ schema: string; literal: string }>(
+  // The index lives in its table's schema; the quoting is Postgres's own. `owner`: who the
+  // function should belong to (the table's owner where this role may give it to that role).
+  const [place] = await db.query<{ schema: string; literal: string; owner: string }>(
     {
-      text: `SELECT n.nspname AS schema, quote_literal(n.nspname) AS literal
+      text: `SELECT n.nspname AS schema, quote_literal(n.nspname) AS literal,
+                    CASE WHEN pg_has_role(c.relowner, 'MEMBER') AND has_schema_privilege(c.relowner, n.oid, 'CREATE')
+                         THEN pg_get_userbyid(c.relowner) ELSE current_user::text END AS owner
              FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass($1)`,
       values: ['messages'],
     },
@@ -162,10 +167,11 @@ async function createStatisticsFunction(db: Db, logger: Logger, index: string): 
       text: `SELECT has_schema_privilege(n.oid, 'CREATE') AS may_create,
                     (SELECT pg_has_role(p.proowner, 'USAGE') FROM pg_proc p WHERE p.oid = f.oid) AS may_replace,
                     (SELECT p.prosrc = $3 AND p.prosecdef AND p.proconfig = '{"search_path=pg_catalog, pg_temp"}'
+                            AND p.proowner = to_regrole(quote_ident($4))
                        FROM pg_proc p WHERE p.oid = f.oid) AS same
              FROM pg_namespace n, LATERAL (SELECT to_regprocedure(format('%I.%I()', n.nspname, $2::text)) AS oid) f
              WHERE n.nspname = $1`,
-      values: [place.schema, fn, body],
+      values: [place.schema, fn, body, place.owner],
     },
     'db_statistics_function_state',
   );
@@ -178,19 +184,21 @@ async function createStatisticsFunction(db: Db, logger: Logger, index: string): 
     );
     return { name, action: 'skipped' };
   }
-  const [ddl] = await db.query<{ create: string; revoke: string }>(
+  const [ddl] = await db.query<{ create: string; revoke: string; give: string }>(
     {
       text: `SELECT format('CREATE OR REPLACE FUNCTION %I.%I() RETURNS TABLE (elems text[], freqs float8[])
                               LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS %L',
                            $1::text, $2::text, $3::text) AS create,
-                    format('REVOKE ALL ON FUNCTION %I.%I() FROM PUBLIC', $1::text, $2::text) AS revoke`,
-      values: [place.schema, fn, body],
+                    format('REVOKE ALL ON FUNCTION %I.%I() FROM PUBLIC', $1::text, $2::text) AS revoke,
+                    format('ALTER FUNCTION %I.%I() OWNER TO %I', $1::text, $2::text, $4::text) AS give`,
+      values: [place.schema, fn, body, place.owner],
     },
     'db_statistics_function_ddl',
   );
   await db.query({ text: ddl!.create, values: [] }, 'db_statistics_function_create');
   await db.query({ text: ddl!.revoke, values: [] }, 'db_statistics_function_revoke');
-  logger.info({ event: 'db_statistics_function_created', function: name }, `created ${name}`);
+  await db.query({ text: ddl!.give, values: [] }, 'db_statistics_function_owner');
+  logger.info({ event: 'db_statistics_function_created', function: name, owner: place.owner }, `created ${name}`);
   return { name, action: 'created' };
 }
 
