@@ -7,6 +7,7 @@ import type { Config, MessageEngineConfig } from './config.js';
 import type { Db } from './db/db.js';
 import type { DemoInfo } from './db/demo-data.js';
 import { createPgDb } from './db/pg.js';
+import { onAdvice } from './events.js';
 import type { Logger } from './logger.js';
 import type { SearchDeps } from './search/core.js';
 import type { MessageEngine } from './search/messages/engine.js';
@@ -87,6 +88,13 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
         ),
     );
   }
+  // Advice found while searching (events.ts): each said once in the life of the process.
+  const advised = new Set<string>();
+  const stopAdvice = onAdvice((advice) => {
+    if (advised.has(advice.message)) return;
+    advised.add(advice.message);
+    logger.warn({ event: advice.event }, advice.message);
+  });
   const deps: SearchDeps = {
     db,
     engines: { primary, postgres, gate: config.messageSearch },
@@ -101,6 +109,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     demo,
     close() {
       closing ??= (async () => {
+        stopAdvice();
         if (primary !== postgres)
           await primary
             .close()

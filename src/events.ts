@@ -27,3 +27,25 @@ export function reportEngineFallback(engine: string, err: unknown): void {
   const reason = /timeout|abort/i.test(name) ? 'timeout' : 'error';
   for (const listener of fallbackListeners) listener({ engine, reason });
 }
+
+/**
+ * Something the operator can fix to make searches faster, found while searching (the role cannot
+ * read statistics a plan would use, say): `event` names it, `message` says what to do. Reported
+ * each time it is found; the listener decides how often to say it.
+ */
+export interface AdviceEvent {
+  event: string;
+  message: string;
+}
+
+const adviceListeners = new Set<(advice: AdviceEvent) => void>();
+
+/** Subscribes to advice; returns the unsubscribe function. */
+export function onAdvice(listener: (advice: AdviceEvent) => void): () => void {
+  adviceListeners.add(listener);
+  return () => adviceListeners.delete(listener);
+}
+
+export function reportAdvice(advice: AdviceEvent): void {
+  for (const listener of adviceListeners) listener(advice);
+}

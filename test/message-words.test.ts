@@ -13,6 +13,9 @@ import type { Db, SqlQuery } from '../src/db/db.js';
 import { buildMessageIdsQuery, createPostgresEngine } from '../src/search/messages/postgres.js';
 import { buildMessageQuery } from '../src/search/messages/query.js';
 import { lexemeStats, prefixShare, tableStats } from '../src/search/statistics.js';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { memoryLogger } from './helpers/log.js';
 import { blindStatistics, createTestDatabase, createTestRole, dropTestRole, openDb, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
 
@@ -157,16 +160,34 @@ describe('the word index of message contents', () => {
     try {
       await t.admin.query(`GRANT SELECT ON messages TO ${reader.role}`);
       // Postgres shows an index's statistics to the table's owner only; the table's own stay visible.
+      // The server says once what the role lacks (a new app: statistics are cached per pool).
+      const advice = async () => {
+        const log = memoryLogger('info');
+        const app = await createApp(loadConfig({ DATABASE_URL: reader.url }), log.logger);
+        try {
+          // Two pools, two reads, one line.
+          await lexemeStats(app.deps.db, INDEX.messagesWords);
+          await asReader((db) => lexemeStats(db, INDEX.messagesWords));
+        } finally {
+          await app.close();
+        }
+        return log.lines().filter((l) => l.event === 'word_statistics_unreadable');
+      };
       await asReader(async (db) => {
         expect(await lexemeStats(db, INDEX.messagesWords)).toBeUndefined();
         expect((await tableStats(db, 'messages', ['content']))?.columns.has('content')).toBe(true);
         // Not PUBLIC's to call.
         await expect(db.query({ text: `SELECT * FROM ${fn}()`, values: [] })).rejects.toThrow();
       });
+      const said = await advice();
+      expect(said).toHaveLength(1);
+      expect(said[0]!.msg).toContain(`GRANT EXECUTE ON FUNCTION ${fn}() TO ${reader.role}`);
+      expect(said[0]!.level).toBe(40);
       await t.admin.query(`GRANT EXECUTE ON FUNCTION ${fn}() TO ${reader.role}`);
       const owners = await lexemeStats(t.db, INDEX.messagesWords);
       expect(owners?.lexemes.length).toBeGreaterThan(0);
       expect(await asReader((db) => lexemeStats(db, INDEX.messagesWords))).toEqual(owners);
+      expect(await advice()).toEqual([]);
     } finally {
       await dropTestRole(t, reader.role);
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Db, SqlQuery } from '../db/db.js';
+import { onAdvice } from '../events.js';
 import {
   lexemeStats,
   prefixShare,
@@ -219,6 +220,25 @@ describe('lexemeStats', () => {
     const other = fakeDb(() => [{ elems: null, freqs: null, callable: false }]);
     expect(await lexemeStats(other.db, 'i', 0)).toBeUndefined();
     expect(other.calls[0]!.values).toEqual(['i', null]);
+  });
+
+  it('advises a role that reads none of them, and only such a role, how to read them', async () => {
+    const said: string[] = [];
+    const stop = onAdvice((a) => said.push(`${a.event}: ${a.message}`));
+    try {
+      const row = { elems: null, freqs: null, callable: false, indexed: true, owns: false, function: true, role: 'sd_ro' };
+      await lexemeStats(fakeDb(() => [row]).db, 'searchdesk_messages_words', 0);
+      expect(said).toEqual([expect.stringContaining('GRANT EXECUTE ON FUNCTION searchdesk_message_word_stats() TO sd_ro')]);
+      await lexemeStats(fakeDb(() => [{ ...row, function: false }]).db, 'searchdesk_messages_words', 0);
+      expect(said[1]).toMatch(/run `searchdesk db indexes` again as the tables' owner, then GRANT EXECUTE/);
+      // The owner (a table never analysed), no word index, or an index without a statistics function: nothing to advise.
+      await lexemeStats(fakeDb(() => [{ ...row, owns: true }]).db, 'searchdesk_messages_words', 0);
+      await lexemeStats(fakeDb(() => [{ ...row, indexed: false }]).db, 'searchdesk_messages_words', 0);
+      await lexemeStats(fakeDb(() => [row]).db, 'i', 0);
+      expect(said).toHaveLength(2);
+    } finally {
+      stop();
+    }
   });
 
   it('has none for an index never analysed, or statistics without their shares', async () => {
