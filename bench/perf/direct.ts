@@ -104,10 +104,11 @@ export class Direct {
   readonly coreOncePool: pg.Pool;
   private access = new Map<Role, AccessContext>();
 
-  constructor(databaseUrl: string, statementTimeoutMs: number) {
+  /** `coreRole`: the role the core's sessions log in as (BENCH_CORE_ROLE by default, else the URL's). */
+  constructor(databaseUrl: string, statementTimeoutMs: number, coreRole: string | undefined = CORE_ROLE) {
     const plain = `-c statement_timeout=${statementTimeoutMs} -c default_transaction_read_only=on`;
     const coreUrl = new URL(databaseUrl);
-    if (CORE_ROLE) coreUrl.username = CORE_ROLE;
+    if (coreRole) coreUrl.username = coreRole;
     const pool = (options: string, hooks = {}, url = databaseUrl) =>
       new pg.Pool({ connectionString: url, max: 10, options, ...hooks });
     this.pool = pool(plain);

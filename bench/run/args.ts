@@ -1,5 +1,6 @@
 /** Command line of `npm run bench` (bench/run.ts) and the constants every phase shares. */
 import { parseArgs } from 'node:util';
+import { checkRoleName, urlAsRole } from '../perf/role.js';
 
 export const HELP = `Usage: npm run bench -- --scale S|M|L [options]
 
@@ -13,6 +14,9 @@ export const HELP = `Usage: npm run bench -- --scale S|M|L [options]
   --no-searchkick            Do not build or measure the Searchkick-format index
   --no-per-column            Skip the phase with per-column contact trigram indexes instead of the
                              help desk's combined one
+  --server-role NAME         The server (and the core measured beside it) logs in as NAME, a role the
+                             bench creates if missing with exactly README "Production" grants
+                             (read-only, EXECUTE on the word statistics function), instead of the URL's
   --no-overhead              Skip bench/overhead.js (stdio cold start and per-call fixed cost, MCP and REST)
   --indexes-only             Build the missing message indexes, then stop (no measurement)
   --duration S               Seconds per concurrency level (1, 8, 32) of the throughput test (default 15)
@@ -29,6 +33,8 @@ export const HELP = `Usage: npm run bench -- --scale S|M|L [options]
 export interface Args {
   scale: 'S' | 'M' | 'L';
   databaseUrl: string;
+  /** The role the server logs in as (--server-role), undefined for the URL's own. */
+  serverRole?: string;
   elasticsearchUrl?: string;
   opensearchUrl?: string;
   esIndex: string;
@@ -62,6 +68,7 @@ export function parse(argv: string[]): Args | undefined {
     options: {
       scale: { type: 'string' },
       'database-url': { type: 'string' },
+      'server-role': { type: 'string' },
       'elasticsearch-url': { type: 'string' },
       'opensearch-url': { type: 'string' },
       'es-index': { type: 'string' },
@@ -96,6 +103,7 @@ export function parse(argv: string[]): Args | undefined {
   return {
     scale,
     databaseUrl: values['database-url'] ?? `postgres://postgres@127.0.0.1:5432/sd_bench_${s}`,
+    ...(values['server-role'] !== undefined && { serverRole: checkRoleName(values['server-role']) }),
     elasticsearchUrl: values['elasticsearch-url']?.replace(/\/$/, ''),
     opensearchUrl: values['opensearch-url']?.replace(/\/$/, ''),
     esIndex: values['es-index'] ?? `sdbench_messages_${s}`,
@@ -119,6 +127,11 @@ export function parse(argv: string[]): Args | undefined {
     out: values.out,
     argv,
   };
+}
+
+/** The database URL the server is given: the bench's, or the same as --server-role. */
+export function serverDatabaseUrl(args: Args): string {
+  return args.serverRole === undefined ? args.databaseUrl : urlAsRole(args.databaseUrl, args.serverRole);
 }
 
 export const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);

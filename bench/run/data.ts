@@ -9,6 +9,7 @@ import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { FEATURE_BITS } from '../../src/auth/access.js';
 import { LARGE_ADMIN_TOKEN, LARGE_AGENT_TOKEN } from '../generator/org.js';
 import { Direct } from '../perf/direct.js';
+import { ensureReadOnlyRole } from '../perf/role.js';
 import {
   contactTrigramIndexes,
   ensureElasticsearchIndex,
@@ -59,6 +60,7 @@ export async function machineInfo(args: Args, direct: Direct): Promise<Record<st
     PostgreSQL: pgVersion,
     Elasticsearch: await serverVersion(args.elasticsearchUrl, '/_nodes/_local'),
     OpenSearch: await serverVersion(args.opensearchUrl, '/'),
+    "Server's database role": args.serverRole === undefined ? "the URL's own" : `${args.serverRole} (README "Production" grants)`,
     'Load average at start (1/5/15 min)': load(),
   };
 }
@@ -99,7 +101,9 @@ export interface Bench {
  * back on close and on Ctrl-C.
  */
 export async function openBench(args: Args): Promise<Bench> {
-  const direct = new Direct(args.databaseUrl, STATEMENT_TIMEOUT_MS);
+  const direct = new Direct(args.databaseUrl, STATEMENT_TIMEOUT_MS, args.serverRole);
+  // Before the core's first session: it logs in as that role.
+  if (args.serverRole !== undefined) await ensureReadOnlyRole(direct.pool, args.serverRole);
   const flagRow = await direct.pool.query<{ flags: string }>('SELECT feature_flags::text AS flags FROM accounts WHERE id = $1', [
     ACCOUNT_ID,
   ]);
@@ -185,6 +189,8 @@ export async function preparePostgresIndexes(args: Args, bench: Bench): Promise<
   bench.contactsAtStart = await contactTrigramIndexes(direct.pool);
   log('searchdesk indexes (db indexes)…');
   const searchdesk = await ensureSearchdeskIndexes(args.databaseUrl);
+  // `db indexes` may just have made the word statistics function: README step 2's grant on it.
+  if (args.serverRole !== undefined) await ensureReadOnlyRole(direct.pool, args.serverRole);
   const main = await setContactLayout(args.databaseUrl, direct.pool, 'combined', log);
   return {
     searchdesk,

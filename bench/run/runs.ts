@@ -43,7 +43,7 @@ import {
   type HttpServer,
 } from '../perf/server.js';
 import { TOOL_NAMES, type BenchQuery, type ToolName, type Workload } from '../perf/workload.js';
-import { ACCOUNT_ID, log, STATEMENT_TIMEOUT_MS, type Args } from './args.js';
+import { ACCOUNT_ID, log, serverDatabaseUrl, STATEMENT_TIMEOUT_MS, type Args } from './args.js';
 import { setGin, type Bench } from './data.js';
 import type { Overhead, Phase, PostgresIndexes, Results } from './results.js';
 
@@ -71,7 +71,7 @@ async function withServer<T>(env: Record<string, string>, fn: (server: HttpServe
 
 function serverEnv(args: Args, extra: Record<string, string> = {}): Record<string, string> {
   return serverCliEnv({
-    DATABASE_URL: args.databaseUrl,
+    DATABASE_URL: serverDatabaseUrl(args),
     SEARCHDESK_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
     ...extra,
   });
@@ -83,7 +83,7 @@ function runOverhead(args: Args): Promise<Overhead> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [script, '--database-url', args.databaseUrl, '--json'],
+      [script, '--database-url', serverDatabaseUrl(args), '--json'],
       { maxBuffer: 4 * 2 ** 20, timeout: 15 * 60_000 },
       (err, stdout, stderr) => {
         if (err) reject(new Error(`overhead.js failed: ${err.message}\n${stderr.slice(-2000)}`));
@@ -265,7 +265,7 @@ export async function measureAll(
     log('stdio cold start ×5…');
     for (let i = 0; i < 5; i++)
       m.coldStart.push(
-        await stdioColdStart(cliEnv({ DATABASE_URL: args.databaseUrl, SEARCHDESK_ACCESS_TOKEN: LARGE_ADMIN_TOKEN })),
+        await stdioColdStart(cliEnv({ DATABASE_URL: serverDatabaseUrl(args), SEARCHDESK_ACCESS_TOKEN: LARGE_ADMIN_TOKEN })),
       );
   }
 
