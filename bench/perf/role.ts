@@ -4,6 +4,7 @@
  * and step 2's EXECUTE on the word statistics function, when `db indexes` has made it.
  */
 import type pg from 'pg';
+import { INDEX, STATISTICS_FUNCTIONS } from '../../src/db/catalog.js';
 import { TABLES } from '../generator/scale.js';
 
 /**
@@ -35,8 +36,9 @@ export async function ensureReadOnlyRole(pool: pg.Pool, role: string): Promise<v
     await client.query(`GRANT CONNECT ON DATABASE ${db} TO ${role}`);
     await client.query(`GRANT USAGE ON SCHEMA public TO ${role}`);
     await client.query(`GRANT SELECT ON ${README_TABLES.join(', ')} TO ${role}`);
-    const fn = await client.query("SELECT to_regprocedure('searchdesk_message_word_stats()') IS NOT NULL AS made");
-    if (fn.rows[0]?.made) await client.query(`GRANT EXECUTE ON FUNCTION searchdesk_message_word_stats() TO ${role}`);
+    const fn = `${STATISTICS_FUNCTIONS[INDEX.messagesWords]!}()`;
+    const made = await client.query<{ made: boolean }>('SELECT to_regprocedure($1) IS NOT NULL AS made', [fn]);
+    if (made.rows[0]?.made) await client.query(`GRANT EXECUTE ON FUNCTION ${fn} TO ${role}`);
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
