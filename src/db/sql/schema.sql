@@ -104,6 +104,22 @@ CREATE TABLE IF NOT EXISTS conversations (
 CREATE UNIQUE INDEX IF NOT EXISTS index_conversations_on_account_id_and_display_id ON conversations (account_id, display_id);
 CREATE INDEX IF NOT EXISTS conv_acid_inbid_stat_asgnid_idx ON conversations (account_id, inbox_id, status, assignee_id);
 CREATE INDEX IF NOT EXISTS index_conversations_on_contact_id ON conversations (contact_id);
+-- Triage columns (contract §9.3), added here rather than in CREATE TABLE so an existing database
+-- of an earlier searchdesk (the embedded demo's data directory) gains them too.
+ALTER TABLE conversations ADD COLUMN IF NOT EXISTS priority integer;              -- 0 low, 1 medium, 2 high, 3 urgent
+ALTER TABLE conversations ADD COLUMN IF NOT EXISTS waiting_since timestamp;
+ALTER TABLE conversations ADD COLUMN IF NOT EXISTS snoozed_until timestamp;
+ALTER TABLE conversations ADD COLUMN IF NOT EXISTS first_reply_created_at timestamp;
+ALTER TABLE conversations ADD COLUMN IF NOT EXISTS custom_attributes jsonb DEFAULT '{}'::jsonb;
+ALTER TABLE conversations ADD COLUMN IF NOT EXISTS cached_label_list text;       -- the help desk's cache: 'a, b'
+CREATE INDEX IF NOT EXISTS index_conversations_on_account_id ON conversations (account_id);
+CREATE INDEX IF NOT EXISTS index_conversations_on_assignee_id_and_account_id ON conversations (assignee_id, account_id);
+CREATE INDEX IF NOT EXISTS index_conversations_on_team_id ON conversations (team_id);
+CREATE INDEX IF NOT EXISTS index_conversations_on_priority ON conversations (priority);
+CREATE INDEX IF NOT EXISTS index_conversations_on_status_and_account_id ON conversations (status, account_id);
+CREATE INDEX IF NOT EXISTS index_conversations_on_status_and_priority ON conversations (status, priority);
+CREATE INDEX IF NOT EXISTS index_conversations_on_first_reply_created_at ON conversations (first_reply_created_at);
+CREATE INDEX IF NOT EXISTS index_conversations_on_waiting_since ON conversations (waiting_since);
 
 CREATE TABLE IF NOT EXISTS messages (
   id serial PRIMARY KEY,
@@ -132,6 +148,8 @@ CREATE TABLE IF NOT EXISTS portals (
   updated_at timestamp NOT NULL DEFAULT (now() AT TIME ZONE 'UTC')
 );
 
+ALTER TABLE portals ADD COLUMN IF NOT EXISTS custom_domain varchar;
+
 CREATE TABLE IF NOT EXISTS categories (
   id bigserial PRIMARY KEY,
   account_id integer NOT NULL,
@@ -156,3 +174,42 @@ CREATE TABLE IF NOT EXISTS articles (
   updated_at timestamp NOT NULL DEFAULT (now() AT TIME ZONE 'UTC')
 );
 CREATE INDEX IF NOT EXISTS index_articles_on_account_id ON articles (account_id);
+
+-- Labels (contract §9.2): the account's label directory, and the help desk's tagging tables
+-- (acts-as-taggable-on: `tags` is shared by every account, a conversation's labels are its
+-- taggings with context 'labels').
+CREATE TABLE IF NOT EXISTS labels (
+  id bigserial PRIMARY KEY,
+  title varchar,
+  description text,
+  color varchar NOT NULL DEFAULT '#1f93ff',
+  show_on_sidebar boolean,
+  account_id bigint,
+  created_at timestamp NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'),
+  updated_at timestamp NOT NULL DEFAULT (now() AT TIME ZONE 'UTC')
+);
+CREATE INDEX IF NOT EXISTS index_labels_on_account_id ON labels (account_id);
+CREATE UNIQUE INDEX IF NOT EXISTS index_labels_on_title_and_account_id ON labels (title, account_id);
+
+CREATE TABLE IF NOT EXISTS tags (
+  id serial PRIMARY KEY,
+  name varchar,
+  taggings_count integer DEFAULT 0
+);
+CREATE UNIQUE INDEX IF NOT EXISTS index_tags_on_name ON tags (name);
+
+CREATE TABLE IF NOT EXISTS taggings (
+  id serial PRIMARY KEY,
+  tag_id integer,
+  taggable_type varchar,
+  taggable_id integer,
+  tagger_type varchar,
+  tagger_id integer,
+  context varchar(128),
+  created_at timestamp
+);
+CREATE UNIQUE INDEX IF NOT EXISTS taggings_idx
+  ON taggings (tag_id, taggable_id, taggable_type, context, tagger_id, tagger_type);
+CREATE INDEX IF NOT EXISTS index_taggings_on_taggable_id_and_taggable_type_and_context
+  ON taggings (taggable_id, taggable_type, context);
+CREATE INDEX IF NOT EXISTS index_taggings_on_tag_id ON taggings (tag_id);
