@@ -7,25 +7,50 @@
  */
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import type { Db } from '../../src/db/db.js';
 import { startHttpServer, type RunningHttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/logger.js';
 import type { HttpProcess } from './spawn.js';
 
 export type { HttpProcess } from './spawn.js';
 
+/** A database that counts the statements it is asked to run: to show that a request made none. */
+export function countingDb(db: Db): { db: Db; statements: () => number } {
+  let statements = 0;
+  return {
+    db: {
+      kind: db.kind,
+      query: (q, label) => {
+        statements += 1;
+        return db.query(q, label);
+      },
+      ping: () => db.ping(),
+      close: () => db.close(),
+      poolStats: db.poolStats?.bind(db),
+    },
+    statements: () => statements,
+  };
+}
+
+export interface StartHttpOptions {
+  /** Wraps the app's database (countingDb); the app still closes its own. */
+  db?: (db: Db) => Db;
+}
+
 /**
  * Starts the HTTP server of the configuration `env` describes (cliEnv() builds one), the way
  * `serve --http --port 0` would; `stop()` shuts it down as SIGTERM does (connections, engines,
  * pool) and resolves with 0 once everything is closed.
  */
-export async function startHttp(env: Record<string, string>): Promise<HttpProcess> {
+export async function startHttp(env: Record<string, string>, opts: StartHttpOptions = {}): Promise<HttpProcess> {
   const config = loadConfig({ ...env, HOST: env.HOST ?? '127.0.0.1', PORT: '0' });
   let log = '';
   const logger = createLogger(config.logLevel, { write: (line: string) => void (log += line) });
   const app: App = await createApp(config, logger);
+  const served: App = opts.db ? { ...app, deps: { ...app.deps, db: opts.db(app.deps.db) } } : app;
   let http: RunningHttpServer;
   try {
-    http = await startHttpServer(app, { logger });
+    http = await startHttpServer(served, { logger });
   } catch (err) {
     await app.close();
     throw err;
