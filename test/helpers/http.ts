@@ -14,21 +14,25 @@ import type { HttpProcess } from './spawn.js';
 
 export type { HttpProcess } from './spawn.js';
 
-/** A database that counts the statements it is asked to run: to show that a request made none. */
-export function countingDb(db: Db): { db: Db; statements: () => number } {
-  let statements = 0;
+/**
+ * A database that counts the statements it is asked to run, to show that a request made none:
+ * all of them, or those whose label (`Db.query`'s) starts with `prefix` (`auth_`: the lookups of
+ * a token, src/auth/access.ts).
+ */
+export function countingDb(db: Db): { db: Db; statements: (prefix?: string) => number } {
+  const labels: string[] = [];
   return {
     db: {
       kind: db.kind,
       query: (q, label) => {
-        statements += 1;
+        labels.push(label ?? '');
         return db.query(q, label);
       },
       ping: () => db.ping(),
       close: () => db.close(),
       poolStats: db.poolStats?.bind(db),
     },
-    statements: () => statements,
+    statements: (prefix = '') => labels.filter((l) => l.startsWith(prefix)).length,
   };
 }
 
