@@ -32,7 +32,7 @@ beforeAll(async () => {
   }
   // Tokens no test has used yet, one per test that needs a budget of its own.
   f.fresh = [];
-  for (let i = 0; i < 14; i++) {
+  for (let i = 0; i < 15; i++) {
     const user = await fx.user();
     await fx.member(f.account, user, 'administrator');
     f.fresh.push(await fx.token(user));
@@ -245,6 +245,15 @@ describe('token guessing (issue 49)', () => {
     expect((await send(s.url, { api_access_token: token }, PING)).status).toBe(200);
     expect((await send(s.url, { authorization: `Bearer ${token}` })).status).toBe(200);
     expect((await send(s.url, { api_access_token: token })).status).toBe(429);
+  });
+
+  it('refuses a token it has not seen name a user, from an address over its budget, like a guess', async () => {
+    // Telling them apart would take the lookup the budget is there to spare (README, Rate limit).
+    const s = await ownServer(3, 2);
+    for (let i = 0; i < 2; i++) expect((await send(s.url, { api_access_token: guess(i) })).status).toBe(401);
+    const before = s.statements();
+    expect((await send(s.url, { api_access_token: freshToken() })).status).toBe(429);
+    expect(s.statements()).toBe(before);
   });
 
   it("charges a guess sent beside someone's Bearer token to the guess, never to that token", async () => {
