@@ -8,10 +8,12 @@
  *
  * Whether a token names a user is only known once Postgres has answered, and a guess that is over
  * its IP's budget must not cost a lookup. So a token the limiter has not seen resolve is counted
- * against the IP as well as against itself before the request runs (at most the IP's budget of
- * lookups a minute, however many requests run at once), and that IP point is given back when the
- * token turns out to name a user (`settle`). A token seen resolving within KNOWN_USER_TTL_MS is
- * counted against itself only: a user's own limit does not depend on who shares its address.
+ * against the IP as well as against itself before the request runs (so an IP gets at most its
+ * budget of lookups of tokens that name no user a minute, however many requests run at once), and
+ * that IP point is given back when the token turns out to name a user (`settle`). A token seen
+ * resolving within KNOWN_USER_TTL_MS is counted against itself only: a user's own limit does not
+ * depend on who shares its address (one not seen lately, from an IP over its budget, waits like a
+ * guess: telling them apart would take the lookup).
  * Probes and /metrics are never limited (src/http/server.ts decides which routes).
  */
 import { createHash } from 'node:crypto';
