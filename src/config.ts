@@ -196,7 +196,7 @@ export const SETTINGS = {
   SEARCHDESK_RATE_LIMIT_ANONYMOUS_PER_MINUTE: {
     parse: intString('SEARCHDESK_RATE_LIMIT_ANONYMOUS_PER_MINUTE', 0, 10_000_000, 600),
     default: '`600`',
-    doc: 'the same for requests without a token, per client IP address; `0` = no limit',
+    doc: 'the same per client IP address, for requests that name no user: without a token, or with an unknown, bot or empty one; `0` = no limit',
   },
   SEARCHDESK_MAX_RESULT_CHARS: {
     parse: intString('SEARCHDESK_MAX_RESULT_CHARS', 1000, 10_000_000, 60_000),

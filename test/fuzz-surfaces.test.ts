@@ -6,16 +6,20 @@
  * parameters — sent as raw query strings (REST, fetch) and as tool arguments (MCP SDK client over
  * Streamable HTTP). Every answer is either the right rows (an oracle computed here from the
  * fixture data) or the contract's 422 / tool error with a message the input justifies; never a
- * 500, never a hang, never SQL or a stack trace in a body.
+ * 500, never a hang, never SQL or a stack trace in a body. Last (issue 49), random sequences of
+ * users, guessers and bots, batches and protocol versions against the rate limit and a model of it.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from './helpers/db.js';
+import { createApp, type App } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { startHttpServer } from '../src/http/server.js';
+import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
-import { cliEnv, connectHttpMcp, REST_SUFFIX } from './helpers/spawn.js';
-import { startHttp, type HttpProcess } from './helpers/http.js';
+import { cliEnv, connectHttpMcp, rawRequest, REST_SUFFIX } from './helpers/spawn.js';
+import { countingDb, startHttp, type HttpProcess } from './helpers/http.js';
 import {
   expectArticles,
   expectContactConversations,
@@ -28,6 +32,7 @@ import {
 export const FUZZ_SEED = 20260606;
 export const FUZZ_REST_RUNS = 400;
 export const FUZZ_MCP_RUNS = 400;
+export const FUZZ_LIMIT_RUNS = 100;
 /** A request that takes longer than this is a hang. */
 const REQUEST_TIMEOUT_MS = 10_000;
 /** Node's default limit on the request line plus headers; a longer request target gets a 431. */
@@ -948,4 +953,202 @@ describe('bad input through REST and MCP (issue 6)', () => {
     expect(server.stderr()).not.toMatch(/"event":"(http_internal_error|tool_internal_error|db_error)"/);
     expect(server.stderr()).not.toContain(w.token);
   });
+});
+
+/*
+ * Issue 49: token guessing and JSON-RPC batches against the rate limit. Each run is a random
+ * sequence of requests to a server of its own (a fresh limiter): REST searches and /mcp pings,
+ * alone or in batches under every protocol version, from users, guessers and bots, with the
+ * token in api_access_token, in Authorization: Bearer, both, or an empty header. Every answer is
+ * the one a model of README's rules predicts (200, 400, 401, or 429 from the bucket it names), and
+ * no 429 costs a token lookup.
+ */
+const LIMIT_PER_TOKEN = 4;
+const LIMIT_ANONYMOUS = 3;
+const USERS = 2;
+const VERSIONS = [undefined, '2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
+
+type Who = { kind: 'user'; i: number } | { kind: 'guess'; i: number } | { kind: 'bot' };
+/** Where the token goes: api_access_token, Bearer, Bearer beside an empty api_access_token, or beside another's Bearer. */
+type Sent = 'header' | 'bearer' | 'emptyThenBearer' | 'besideUserBearer';
+type Credential = { kind: 'none' } | { kind: 'empty' } | { kind: 'token'; who: Who; sent: Sent };
+interface LimitRequest {
+  credential: Credential;
+  /** REST search, or /mcp: 0 = one ping, n = an array of n pings. */
+  mcp?: { batch: number; version: (typeof VERSIONS)[number] };
+}
+
+const whoArb: fc.Arbitrary<Who> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('user' as const), i: fc.nat(USERS - 1) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('guess' as const), i: fc.nat(3) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'bot' as const }) },
+);
+const credentialArb: fc.Arbitrary<Credential> = fc.oneof(
+  { weight: 1, arbitrary: fc.constant({ kind: 'none' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'empty' as const }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('token' as const),
+      who: whoArb,
+      sent: fc.constantFrom<Sent>('header', 'bearer', 'emptyThenBearer', 'besideUserBearer'),
+    }),
+  },
+);
+const limitRequestArb: fc.Arbitrary<LimitRequest> = fc.record(
+  {
+    credential: credentialArb,
+    mcp: fc.record({ batch: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 6 })), version: fc.constantFrom(...VERSIONS) }),
+  },
+  { requiredKeys: ['credential'] },
+);
+
+/** README's rules, for one client address and a fresh limiter. */
+interface Expected {
+  status: number;
+  key?: 'ip' | 'token';
+  early?: boolean;
+}
+
+class LimitModel {
+  private ip = 0;
+  private readonly used = new Map<string, number>();
+  private readonly known = new Set<string>();
+
+  /**
+   * The status the request must get; on a 429 the bucket that refused it, and whether that was
+   * before its token was looked up (all but a batch's further messages).
+   */
+  answer(token: string | undefined, namesUser: boolean, mcp: LimitRequest['mcp']): Expected {
+    const early = { status: 429, early: true } as const;
+    if (token === undefined) return ++this.ip > LIMIT_ANONYMOUS ? { ...early, key: 'ip' } : { status: 401 };
+    const known = this.known.has(token);
+    if (!known && ++this.ip > LIMIT_ANONYMOUS) return { ...early, key: 'ip' };
+    if (this.spend(token, 1)) return { ...early, key: 'token' };
+    if (!namesUser) return { status: 401 };
+    if (!known) {
+      this.ip -= 1;
+      this.known.add(token);
+    }
+    if (!mcp || mcp.batch === 0) return { status: 200 };
+    if ((mcp.version ?? '2025-03-26') >= '2025-06-18') return { status: 400 };
+    return this.spend(token, mcp.batch - 1) ? { status: 429, key: 'token' } : { status: 200 };
+  }
+
+  /** Counts points against a token; true when that takes it over its limit. */
+  private spend(token: string, points: number): boolean {
+    const used = (this.used.get(token) ?? 0) + points;
+    this.used.set(token, used);
+    return used > LIMIT_PER_TOKEN;
+  }
+}
+
+describe('the rate limit under token guessing and batches (issue 49)', () => {
+  let app: App;
+  let served: App;
+  let lookups: (prefix?: string) => number;
+  const users: string[] = [];
+  let bot = '';
+
+  beforeAll(async () => {
+    const fx = new Fixture(t.admin);
+    for (let i = 0; i < USERS; i++) {
+      const user = await fx.user({ email: `limit${i}@example.test` });
+      await fx.member(w.account, user, 'administrator');
+      users.push(await fx.token(user));
+    }
+    bot = await fx.token(w.agentUser, 'AgentBot');
+    const config = loadConfig(
+      cliEnv({
+        DATABASE_URL: t.url,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        SEARCHDESK_RATE_LIMIT_PER_MINUTE: String(LIMIT_PER_TOKEN),
+        SEARCHDESK_RATE_LIMIT_ANONYMOUS_PER_MINUTE: String(LIMIT_ANONYMOUS),
+      }),
+    );
+    app = await createApp(config, silentLogger);
+    const counted = countingDb(app.deps.db);
+    lookups = counted.statements;
+    served = { ...app, deps: { ...app.deps, db: counted.db } };
+  });
+  afterAll(() => app?.close());
+
+  /** The token a credential names (guesses are per run), and the headers that send it. */
+  function credentialHeaders(
+    c: Credential,
+    run: number,
+  ): { headers: Record<string, string>; token?: string; namesUser: boolean } {
+    if (c.kind === 'none') return { headers: {}, namesUser: false };
+    if (c.kind === 'empty') return { headers: { api_access_token: '' }, namesUser: false };
+    const token = c.who.kind === 'user' ? users[c.who.i]! : c.who.kind === 'bot' ? bot : `tok_guess_${run}_${c.who.i}`;
+    const namesUser = c.who.kind === 'user';
+    if (c.sent === 'header') return { headers: { api_access_token: token }, token, namesUser };
+    if (c.sent === 'bearer') return { headers: { authorization: `Bearer ${token}` }, token, namesUser };
+    if (c.sent === 'emptyThenBearer')
+      return { headers: { api_access_token: '', authorization: `Bearer ${token}` }, token, namesUser };
+    return { headers: { api_access_token: token, authorization: `Bearer ${users[0]!}` }, token, namesUser };
+  }
+
+  function send(url: string, r: LimitRequest, headers: Record<string, string>) {
+    if (!r.mcp) return rawRequest(`${url}/api/v1/accounts/${w.account}/search/contacts?q=plain`, { headers });
+    const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+    const body = r.mcp.batch === 0 ? ping(1) : Array.from({ length: r.mcp.batch }, (_, i) => ping(i + 1));
+    const version: Record<string, string> = r.mcp.version === undefined ? {} : { 'mcp-protocol-version': r.mcp.version };
+    return rawRequest(`${url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...version, ...headers },
+      body: JSON.stringify(body),
+    });
+  }
+
+  const seen = new Map<string, number>();
+
+  it(`every answer is the one README's rules predict, and no 429 costs a lookup (${FUZZ_LIMIT_RUNS} runs, seed ${FUZZ_SEED})`, async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(limitRequestArb, { minLength: 1, maxLength: 16 }), async (requests) => {
+        run += 1;
+        const model = new LimitModel();
+        const refused = { ip: 0, token: 0 };
+        const http = await startHttpServer(served, { logger: silentLogger });
+        try {
+          for (const r of requests) {
+            const { headers, token, namesUser } = credentialHeaders(r.credential, run);
+            const expected = model.answer(token, namesUser, r.mcp);
+            const before = lookups('auth_');
+            const res = await send(http.url, r, headers);
+            const context = `${JSON.stringify(r)} → ${res.status} ${res.body.slice(0, 200)}`;
+            expect(res.status, context).toBe(expected.status);
+            seen.set(`${res.status}${expected.key ?? ''}`, (seen.get(`${res.status}${expected.key ?? ''}`) ?? 0) + 1);
+            if (expected.key) {
+              refused[expected.key] += 1;
+              if (expected.early) expect(lookups('auth_'), `a refused request looked its token up: ${context}`).toBe(before);
+              expect(res.body).toMatch(/Too many requests: retry after \d+ seconds?/);
+            }
+            if (res.status === 400) expect(JSON.parse(res.body)).toMatchObject({ id: null, error: { code: -32600 } });
+            if (token) expect(res.body).not.toContain(token);
+          }
+          const metrics = await (await fetch(`${http.url}/metrics`)).text();
+          for (const key of ['ip', 'token'] as const) {
+            const counted = [
+              ...metrics.matchAll(
+                new RegExp(`^searchdesk_http_rate_limited_total\\{route="[^"]+",key="${key}"\\} (\\d+)$`, 'gm'),
+              ),
+            ];
+            expect(
+              counted.reduce((sum, m) => sum + Number(m[1]), 0),
+              `429s from the ${key} bucket`,
+            ).toBe(refused[key]);
+          }
+        } finally {
+          await http.close();
+        }
+      }),
+      { seed: FUZZ_SEED, numRuns: FUZZ_LIMIT_RUNS },
+    );
+    // Not vacuous: every kind of answer occurred.
+    for (const kind of ['200', '400', '401', '429ip', '429token'])
+      expect(seen.get(kind) ?? 0, kind).toBeGreaterThan(FUZZ_LIMIT_RUNS / 10);
+  }, 120_000);
 });

@@ -7,31 +7,43 @@
  * JSON and event streams (406), the body must be JSON (415, 413, 400), a batch holds at most 100
  * messages and an `initialize` only on its own (400), and after initialization
  * `Mcp-Protocol-Version` must be a version this server speaks (400).
+ *
+ * Batches: the request's protocol version is its `Mcp-Protocol-Version` header, an initialize's
+ * the one it negotiates, and without either 2025-03-26 (what the spec says to assume). A version
+ * that has no batching (2025-06-18 on) gets a body holding an array refused as an Invalid Request
+ * (400, -32600, before anything in it runs); an older one gets each message of its batch counted
+ * against the rate limit, and a batch over it refused whole (429).
  */
 import { createMcpServer } from '../mcp/server.js';
-import { isRequest, SUPPORTED_PROTOCOL_VERSIONS, toMessage, type JsonRpcMessage } from '../mcp/protocol.js';
+import {
+  allowsBatches,
+  DEFAULT_PROTOCOL_VERSION,
+  isRequest,
+  negotiateVersion,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  toMessage,
+  type JsonRpcMessage,
+} from '../mcp/protocol.js';
 import { openSession } from '../search/core.js';
 import { headerValue, type RequestContext } from './context.js';
+import { answerRateLimited } from './rate-limit.js';
 import { BodyTooLargeError, readBody, sendError, sendJson, sendJsonRpcError } from './respond.js';
 
 /** Most messages in one batch (the SDK transport's bound). */
 export const MAX_BATCH_MESSAGES = 100;
 
-/** `api_access_token`, else `Authorization: Bearer <token>`. */
-export function mcpToken(ctx: RequestContext): string | undefined {
-  const direct = headerValue(ctx.req, 'api_access_token');
-  if (direct !== undefined) return direct;
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headerValue(ctx.req, 'authorization') ?? '');
-  return bearer?.[1];
-}
-
-/** Opens the request's session (openSession in the core); false once a refusal is answered (401). */
-async function admitMcp(ctx: RequestContext, token: string | undefined): Promise<boolean> {
+/**
+ * Opens the request's session (openSession in the core) and tells the rate limit whether the
+ * token named a user; false once a refusal is answered (401).
+ */
+async function admitMcp(ctx: RequestContext): Promise<boolean> {
   try {
-    const { caller } = await openSession(ctx.app.deps, token);
+    const { caller } = await openSession(ctx.app.deps, ctx.token);
+    ctx.limit?.settle(caller !== undefined);
     if (caller) ctx.facts.user = caller.userId;
     return true;
   } catch (err) {
+    ctx.limit?.settle(false, err);
     sendError(ctx.res, err, ctx.log);
     return false;
   }
@@ -56,8 +68,14 @@ function acceptable(ctx: RequestContext): boolean {
   return true;
 }
 
-/** The body's JSON-RPC messages (one, or a batch), or undefined after answering 413/400. */
-async function readMessages(ctx: RequestContext): Promise<JsonRpcMessage[] | undefined> {
+/** The body: one JSON-RPC message, or a batch (an array) of them. */
+interface Body {
+  messages: JsonRpcMessage[];
+  batch: boolean;
+}
+
+/** The body's JSON-RPC messages, or undefined after answering 413/400. */
+async function readMessages(ctx: RequestContext): Promise<Body | undefined> {
   let raw: Buffer;
   try {
     raw = await readBody(ctx.req);
@@ -84,12 +102,13 @@ async function readMessages(ctx: RequestContext): Promise<JsonRpcMessage[] | und
     sendJsonRpcError(ctx.res, 400, -32700, 'Parse error: Invalid JSON-RPC message');
     return undefined;
   }
-  return messages as JsonRpcMessage[];
+  return { messages: messages as JsonRpcMessage[], batch: Array.isArray(body) };
 }
 
-/** The lifecycle rules of a stateless request; false once a 400 is answered. */
-function validExchange(ctx: RequestContext, messages: JsonRpcMessage[]): boolean {
-  const initializing = messages.some((m) => isRequest(m) && m.method === 'initialize');
+/** The lifecycle rules of a stateless request, and batches only where its version has them; false once a 400 is answered. */
+function validExchange(ctx: RequestContext, { messages, batch }: Body): boolean {
+  const initialize = messages.filter(isRequest).find((m) => m.method === 'initialize');
+  const initializing = initialize !== undefined;
   if (initializing && messages.length > 1) {
     sendJsonRpcError(ctx.res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
     return false;
@@ -105,7 +124,21 @@ function validExchange(ctx: RequestContext, messages: JsonRpcMessage[]): boolean
     );
     return false;
   }
+  const negotiated = initialize ? negotiateVersion(initialize.params?.protocolVersion) : (version ?? DEFAULT_PROTOCOL_VERSION);
+  if (batch && !allowsBatches(negotiated)) {
+    sendJsonRpcError(ctx.res, 400, -32600, `Invalid Request: protocol version ${negotiated} has no JSON-RPC batches`);
+    return false;
+  }
   return true;
+}
+
+/** Counts the further messages of a batch against the rate limit; false once a 429 is answered. */
+async function withinBatchLimit(ctx: RequestContext, messages: JsonRpcMessage[]): Promise<boolean> {
+  if (messages.length < 2 || !ctx.limit) return true;
+  const verdict = await ctx.limit.charge(messages.length - 1);
+  if (verdict.allowed) return true;
+  answerRateLimited(ctx, '/mcp', verdict);
+  return false;
 }
 
 export async function handleMcp(ctx: RequestContext): Promise<void> {
@@ -114,11 +147,11 @@ export async function handleMcp(ctx: RequestContext): Promise<void> {
     sendJsonRpcError(res, 405, -32000, 'Method not allowed: this server is stateless, use POST', { allow: 'POST' });
     return;
   }
-  const token = mcpToken(ctx);
-  if (!(await admitMcp(ctx, token))) return;
+  if (!(await admitMcp(ctx))) return;
   if (!acceptable(ctx)) return;
-  const messages = await readMessages(ctx);
-  if (!messages || !validExchange(ctx, messages)) return;
+  const body = await readMessages(ctx);
+  if (!body || !validExchange(ctx, body) || !(await withinBatchLimit(ctx, body.messages))) return;
+  const { messages } = body;
 
   // Notifications and client responses only: accepted, nothing to answer.
   if (!messages.some(isRequest)) {
@@ -131,7 +164,7 @@ export async function handleMcp(ctx: RequestContext): Promise<void> {
     deps: app.deps,
     config: app.config,
     logger: log,
-    token,
+    token: ctx.token,
     version: app.version,
     onToolCall: (e) => metrics.observeToolCall(e.tool, e.status, e.durationMs / 1000),
     afterAnswer: (line) => logLines.push(line),

@@ -16,7 +16,6 @@ import {
 } from '../search/params.js';
 import { handle, type PipelineRequest, type ResultOf } from '../search/pipeline.js';
 import type { Handler, RequestContext } from './context.js';
-import { mcpToken } from './mcp.js';
 import { sendJson } from './respond.js';
 
 const REST_PATH = /^\/api\/v1\/accounts\/([^/]+)\/search(?:\/(contacts|conversations|messages|articles))?$/;
@@ -50,16 +49,18 @@ function pathId(segment: string): number | undefined {
   return Number.isSafeInteger(id) ? id : undefined;
 }
 
-/** `api_access_token`, else `Authorization: Bearer <token>` (the form the 401's WWW-Authenticate names). */
-const requestToken = (ctx: RequestContext) => mcpToken(ctx);
-
-/** Runs a request through the core's pipeline; its facts go to the request's log line. */
+/**
+ * Runs a request through the core's pipeline with the request's token (`api_access_token`, else
+ * the `Authorization: Bearer` form the 401's WWW-Authenticate names); its facts go to the
+ * request's log line, and whether the token named a user to the rate limit.
+ */
 async function runRequest<O extends Operation | ReadOperation>(
   ctx: RequestContext,
   request: Omit<PipelineRequest<O>, 'token' | 'logger'>,
 ): Promise<ResultOf<O>> {
-  const outcome = await handle(ctx.app.deps, { ...request, token: requestToken(ctx), logger: ctx.log });
+  const outcome = await handle(ctx.app.deps, { ...request, token: ctx.token, logger: ctx.log });
   Object.assign(ctx.facts, outcome.facts);
+  ctx.limit?.settle(outcome.facts.user !== undefined, outcome.error);
   if (outcome.error) throw outcome.error;
   return outcome.result;
 }

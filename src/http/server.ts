@@ -10,12 +10,12 @@ import type { App } from '../app.js';
 import type { Logger } from '../logger.js';
 import { withAccessCache } from '../search/core.js';
 import { toSearchError } from '../errors.js';
-import type { Handler, RequestContext } from './context.js';
+import { requestToken, type Handler, type RequestContext } from './context.js';
 import { handleMcp } from './mcp.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { handleHealthz, handleMetrics, handleReadyz } from './ops.js';
-import { createRateLimiter, type RateLimiter } from './rate-limit.js';
-import { sendError, sendJson, sendJsonRpcError } from './respond.js';
+import { answerRateLimited, createRateLimiter, type RateLimiter } from './rate-limit.js';
+import { sendError, sendJson } from './respond.js';
 import { matchRestRoute } from './rest.js';
 import { allowedHosts, allowedOrigins, isHostAllowed, isOriginAllowed, setCorsHeaders } from './security.js';
 
@@ -50,24 +50,15 @@ export interface HttpServerOptions {
   metrics?: Metrics;
 }
 
-/** JSON-RPC error code of a rate-limited /mcp request (implementation-defined server error range). */
-export const RATE_LIMITED_RPC_CODE = -32029;
-
 /**
- * Counts the request against its token (or IP) unless the route is operational. Returns false
- * once it has answered 429 with Retry-After: in the REST error shape, or as a JSON-RPC error on /mcp.
+ * Counts the request against its token and/or its IP address unless the route is operational
+ * (src/http/rate-limit.ts). Returns false once it has answered 429 with Retry-After.
  */
 async function withinRateLimit(ctx: RequestContext, route: Route, limiter: RateLimiter): Promise<boolean> {
   if (route.operational) return true;
-  const verdict = await limiter.check(ctx.req);
-  if (verdict.allowed) return true;
-  const seconds = verdict.retryAfterSeconds;
-  const message = `Too many requests: retry after ${seconds} second${seconds === 1 ? '' : 's'}`;
-  const headers = { 'retry-after': String(seconds) };
-  ctx.facts.rate_limited = verdict.key;
-  ctx.metrics.observeRateLimited(route.label, verdict.key);
-  if (route.label === '/mcp') sendJsonRpcError(ctx.res, 429, RATE_LIMITED_RPC_CODE, message, headers);
-  else sendJson(ctx.res, 429, { error: message }, headers);
+  ctx.limit = await limiter.admit(ctx.token, ctx.req.socket.remoteAddress ?? 'unknown');
+  if (ctx.limit.verdict.allowed) return true;
+  answerRateLimited(ctx, route.label, ctx.limit.verdict);
   return false;
 }
 
@@ -120,7 +111,7 @@ export function createHttpServer(app: App, opts: HttpServerOptions = {}): Server
     const route = matchRoute(url.pathname);
     const label = route?.label ?? 'unmatched';
     const log = logger.child({ req_id: requestId, route: label });
-    const ctx: RequestContext = { req, res, url, app: served, metrics, log, facts: {} };
+    const ctx: RequestContext = { req, res, url, app: served, metrics, log, facts: {}, token: requestToken(req) };
 
     res.once('close', () => {
       const seconds = (performance.now() - started) / 1000;

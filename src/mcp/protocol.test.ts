@@ -1,10 +1,35 @@
-import { SUPPORTED_PROTOCOL_VERSIONS as SDK_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import {
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS as SDK_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { isNotification, isRequest, SUPPORTED_PROTOCOL_VERSIONS, toMessage } from './protocol.js';
+import {
+  allowsBatches,
+  DEFAULT_PROTOCOL_VERSION,
+  isNotification,
+  isRequest,
+  negotiateVersion,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  toMessage,
+} from './protocol.js';
 
 describe('protocol', () => {
   it('speaks the protocol versions the SDK 1.x client and server speak, newest first', () => {
     expect(SUPPORTED_PROTOCOL_VERSIONS).toEqual(SDK_VERSIONS);
+  });
+
+  it('assumes 2025-03-26 without a version, as the SDK does, and allows batches up to it only', () => {
+    expect(DEFAULT_PROTOCOL_VERSION).toBe(DEFAULT_NEGOTIATED_PROTOCOL_VERSION);
+    const batching = SUPPORTED_PROTOCOL_VERSIONS.filter(allowsBatches);
+    expect(batching).toEqual(['2025-03-26', '2024-11-05', '2024-10-07']);
+    // A revision newer than this server knows has no batches either.
+    expect(allowsBatches('2026-07-28')).toBe(false);
+    expect(allowsBatches(DEFAULT_PROTOCOL_VERSION)).toBe(true);
+  });
+
+  it('negotiates the version asked when it speaks it, else its newest', () => {
+    expect(negotiateVersion('2025-03-26')).toBe('2025-03-26');
+    for (const asked of ['1999-01-01', 7, undefined]) expect(negotiateVersion(asked)).toBe(SUPPORTED_PROTOCOL_VERSIONS[0]);
   });
 
   it('tells requests, notifications and responses apart', () => {

@@ -21,6 +21,26 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
   '2024-10-07',
 ];
 
+/**
+ * The version of a request over HTTP that names none (no `MCP-Protocol-Version` header, and not an
+ * initialize): what the spec (2025-06-18, Streamable HTTP) tells a server to assume.
+ */
+export const DEFAULT_PROTOCOL_VERSION = '2025-03-26';
+
+/** The version `initialize` answers: the client's when this server speaks it, else the newest. */
+export function negotiateVersion(asked: unknown): string {
+  return typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : SUPPORTED_PROTOCOL_VERSIONS[0]!;
+}
+
+/**
+ * Whether a protocol version lets a client send a JSON-RPC batch: 2025-03-26 and before; the
+ * revision of 2025-06-18 removed batching, and no later one has it (versions are dates, so they
+ * compare as strings).
+ */
+export function allowsBatches(version: string): boolean {
+  return version < '2025-06-18';
+}
+
 export type JsonRpcId = string | number;
 type Params = Record<string, unknown>;
 

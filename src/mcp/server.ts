@@ -19,8 +19,8 @@ import {
   errorResponse,
   isPlainObject,
   isRequest,
+  negotiateVersion,
   RPC_ERROR,
-  SUPPORTED_PROTOCOL_VERSIONS,
   type JsonRpcId,
   type JsonRpcMessage,
   type JsonRpcRequest,
@@ -92,9 +92,8 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
       case 'initialize': {
         if (typeof params.protocolVersion !== 'string')
           throw new RpcError(RPC_ERROR.invalidParams, 'Invalid params: initialize needs a protocolVersion string');
-        const asked = params.protocolVersion;
         return {
-          protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : SUPPORTED_PROTOCOL_VERSIONS[0],
+          protocolVersion: negotiateVersion(params.protocolVersion),
           capabilities: { tools: {} },
           serverInfo,
           instructions: INSTRUCTIONS,

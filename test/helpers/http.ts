@@ -7,6 +7,7 @@
  */
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import type { Db } from '../../src/db/db.js';
 import { startHttpServer, type RunningHttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/logger.js';
 import type { HttpProcess } from './spawn.js';
@@ -14,18 +15,46 @@ import type { HttpProcess } from './spawn.js';
 export type { HttpProcess } from './spawn.js';
 
 /**
+ * A database that counts the statements it is asked to run, to show that a request made none:
+ * all of them, or those whose label (`Db.query`'s) starts with `prefix` (`auth_`: the lookups of
+ * a token, src/auth/access.ts).
+ */
+export function countingDb(db: Db): { db: Db; statements: (prefix?: string) => number } {
+  const labels: string[] = [];
+  return {
+    db: {
+      kind: db.kind,
+      query: (q, label) => {
+        labels.push(label ?? '');
+        return db.query(q, label);
+      },
+      ping: () => db.ping(),
+      close: () => db.close(),
+      poolStats: db.poolStats?.bind(db),
+    },
+    statements: (prefix = '') => labels.filter((l) => l.startsWith(prefix)).length,
+  };
+}
+
+export interface StartHttpOptions {
+  /** Wraps the app's database (countingDb); the app still closes its own. */
+  db?: (db: Db) => Db;
+}
+
+/**
  * Starts the HTTP server of the configuration `env` describes (cliEnv() builds one), the way
  * `serve --http --port 0` would; `stop()` shuts it down as SIGTERM does (connections, engines,
  * pool) and resolves with 0 once everything is closed.
  */
-export async function startHttp(env: Record<string, string>): Promise<HttpProcess> {
+export async function startHttp(env: Record<string, string>, opts: StartHttpOptions = {}): Promise<HttpProcess> {
   const config = loadConfig({ ...env, HOST: env.HOST ?? '127.0.0.1', PORT: '0' });
   let log = '';
   const logger = createLogger(config.logLevel, { write: (line: string) => void (log += line) });
   const app: App = await createApp(config, logger);
+  const served: App = opts.db ? { ...app, deps: { ...app.deps, db: opts.db(app.deps.db) } } : app;
   let http: RunningHttpServer;
   try {
-    http = await startHttpServer(app, { logger });
+    http = await startHttpServer(served, { logger });
   } catch (err) {
     await app.close();
     throw err;
