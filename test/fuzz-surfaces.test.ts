@@ -233,7 +233,8 @@ function expectedRows(tool: Tool, e: Effective): Partial<Record<Key, number[]>> 
 }
 
 const PAGE_MESSAGE = 'page must be an integer between 1 and 500';
-const timeMessage = (name: string) => `${name} must be an integer Unix timestamp (seconds)`;
+const timeMessage = (name: string) =>
+  `${name} must be a Unix timestamp in seconds or an ISO 8601 date or date-time (e.g. 2026-11-28 or 2026-11-28T09:00:00Z)`;
 
 /** Checks one already-typed value against contract §3; pushes the violated rule's message. */
 function checkInteger(value: unknown, min: number, max: number, message: string, violations: string[]): number | undefined {

@@ -5,12 +5,10 @@
 import { z } from 'zod';
 import { SearchError } from '../errors.js';
 import { MAX_PAGE, PAGE_SIZE } from './context.js';
+import { timeBoundSchema } from './times.js';
 
 export { MAX_PAGE, PAGE_SIZE };
 export const MAX_Q_LENGTH = 500;
-/** 9999-12-31T23:59:59Z: larger values cannot be a timestamp in Postgres. */
-const MAX_UNIX_SECONDS = 253_402_300_799;
-
 /** Half of a UTF-16 surrogate pair: not text, and not representable in the database. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -34,8 +32,9 @@ const pageSchema = integerSchema(PAGE_MESSAGE, 1, MAX_PAGE)
   .optional()
   .describe(`Page number, 1–${MAX_PAGE} (default 1). Each page holds at most ${PAGE_SIZE} results.`);
 
-const timeSchema = (name: 'since' | 'until', description: string) =>
-  integerSchema(`${name} must be an integer Unix timestamp (seconds)`, 0, MAX_UNIX_SECONDS).optional().describe(description);
+/** How a time bound may be written, for the model (contract §10). */
+const TIME_FORMS = 'Unix seconds or ISO 8601 (2026-11-28 is that whole UTC day; 2026-11-28T09:00:00Z)';
+const timeSchema = (name: 'since' | 'until', what: string) => timeBoundSchema(name, `${what}. ${TIME_FORMS}.`);
 
 const inboxIdSchema = integerSchema('inbox_id must be a positive integer', 1, Number.MAX_SAFE_INTEGER)
   .optional()
@@ -51,15 +50,15 @@ const fromSchema = z
 export const contactsParamsSchema = z.strictObject({
   q: qSchema,
   page: pageSchema,
-  since: timeSchema('since', 'Only contacts whose last activity is at or after this Unix time (seconds).'),
-  until: timeSchema('until', 'Only contacts whose last activity is at or before this Unix time (seconds).'),
+  since: timeSchema('since', 'Last activity at or after this time'),
+  until: timeSchema('until', 'Last activity at or before this time'),
 });
 
 export const conversationsParamsSchema = z.strictObject({
   q: qSchema,
   page: pageSchema,
-  since: timeSchema('since', 'Only conversations whose last activity is at or after this Unix time (seconds).'),
-  until: timeSchema('until', 'Only conversations whose last activity is at or before this Unix time (seconds).'),
+  since: timeSchema('since', 'Last activity at or after this time'),
+  until: timeSchema('until', 'Last activity at or before this time'),
 });
 
 export const messagesParamsSchema = z.strictObject({
@@ -67,11 +66,8 @@ export const messagesParamsSchema = z.strictObject({
   page: pageSchema,
   from: fromSchema,
   inbox_id: inboxIdSchema,
-  since: timeSchema(
-    'since',
-    'Only messages created at or after this Unix time (seconds). Default and oldest allowed: 90 days ago.',
-  ),
-  until: timeSchema('until', 'Only messages created at or before this Unix time (seconds).'),
+  since: timeSchema('since', 'Created at or after this time; default and oldest allowed: 90 days ago'),
+  until: timeSchema('until', 'Created at or before this time'),
 });
 
 export const articlesParamsSchema = z.strictObject({
@@ -82,8 +78,8 @@ export const articlesParamsSchema = z.strictObject({
 export const allParamsSchema = z.strictObject({
   q: qSchema,
   page: pageSchema,
-  since: timeSchema('since', 'Contacts and conversations only: last activity at or after this Unix time (seconds).'),
-  until: timeSchema('until', 'Contacts and conversations only: last activity at or before this Unix time (seconds).'),
+  since: timeSchema('since', 'Contacts and conversations: last activity at or after this time'),
+  until: timeSchema('until', 'Contacts and conversations: last activity at or before this time'),
 });
 
 export const paramsSchemas = {
