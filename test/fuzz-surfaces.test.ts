@@ -349,9 +349,13 @@ function mcpArgs(
   return { args, violations };
 }
 
-/** MCP: every argument problem at once (unknown ones included), then the account, then the 90-day rule. */
+/** MCP: every argument problem at once (unknown ones and a malformed `from` included), then the account, then the 90-day rule. */
 function judgeMcp(tool: Tool, sent: Record<string, unknown>): Verdict {
   const { args, violations } = mcpArgs(ACCEPTS[tool], sent);
+  // MCP is strict about `from` (contract §10); REST ignores a malformed one (§3).
+  const from = args.from;
+  if (tool === 'search_messages' && from !== undefined && !(typeof from === 'string' && /^(contact|agent):\d+$/.test(from)))
+    violations.push('from must be "contact:<id>" or "agent:<id>", e.g. "contact:42"');
   return judge(tool, args, violations, accountVerdict(args));
 }
 
