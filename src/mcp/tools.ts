@@ -22,7 +22,7 @@ export const accountIdSchema = z
   .positive({ error: ACCOUNT_ID_MESSAGE })
   .max(Number.MAX_SAFE_INTEGER, { error: ACCOUNT_ID_MESSAGE })
   .optional()
-  .describe('Optional with one account or a default (get_account).');
+  .describe('Default: your only account.');
 
 /**
  * MCP is strict about `from` where the model can fix it (contract §10): anything but
@@ -35,7 +35,7 @@ const strictFromSchema = z
   .optional()
   .describe('Sender: "contact:<id>" or "agent:<id>".');
 
-const META = `${PAGE_SIZE} a page. Read meta.notices; meta.next = the next page's arguments (null: none). Times: ISO 8601 UTC; meta.now = now.`;
+const META = `${PAGE_SIZE} a page. Read meta.notices; page with meta.next (null: no more).`;
 const READ_CONVERSATION = 'get_conversation (display_id) reads one whole.';
 const READ_CONTACT = 'get_contact shows a contact with its conversations.';
 const READ_ARTICLE = 'get_article reads a whole article.';
@@ -58,8 +58,7 @@ export const toolDefs = [
     annotations: ANNOTATIONS,
     title: 'Search everything',
     description: [
-      'Search contacts, conversations, messages and help-center articles of a help-desk account at once.',
-      `Contacts and conversations match a case-insensitive substring of the contact's name, email, phone number, identifier (conversations also their number); for messages and articles ${WORDS}.`,
+      'Search contacts, conversations, messages and help-center articles at once, as the four search_ tools do.',
       '`since`/`until` bound contacts and conversations; messages cover the last 90 days.',
       META,
       DATA_NOTE,

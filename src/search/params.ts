@@ -31,8 +31,13 @@ function integerSchema(message: string, min: number, max: number) {
 const pageSchema = integerSchema(PAGE_MESSAGE, 1, MAX_PAGE).optional().describe('Default 1.');
 
 /** How a time bound may be written, for the model (contract §10). */
-const TIME_FORMS = 'Unix seconds or ISO 8601 (a date is its whole UTC day)';
-const timeSchema = (name: 'since' | 'until', what: string) => timeBoundSchema(name, `${what}, inclusive: ${TIME_FORMS}.`);
+const timeSchema = (name: 'since' | 'until', what: string) =>
+  timeBoundSchema(
+    name,
+    name === 'since'
+      ? `${what}, inclusive: Unix seconds or ISO 8601 (a date: its whole UTC day).`
+      : `${what}, inclusive; as since.`,
+  );
 
 const inboxIdSchema = integerSchema('inbox_id must be a positive integer', 1, Number.MAX_SAFE_INTEGER)
   .optional()
