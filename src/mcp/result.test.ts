@@ -75,6 +75,24 @@ describe('toToolResult', () => {
     expect(r.structuredContent.meta).toMatchObject({ conversation: { id: 4 }, next: null, now: call.now, notices: [] });
   });
 
+  it('pages a list that has its own meta by page, not by cursor', () => {
+    const body = { meta: { all_count: 30 }, payload: [{ id: 1, waiting_since: 1_795_859_168 }] };
+    const r = toToolResult('list_conversations', body, { page: 1, per_page: 25, has_more: { conversations: true } }, call);
+    expect(r.structuredContent).toEqual({
+      meta: {
+        all_count: 30,
+        page: 1,
+        per_page: 25,
+        has_more: { conversations: true },
+        next: { ...call.args, page: 2 },
+        truncated: false,
+        now: call.now,
+        notices: ['More conversations: call again with page=2 (meta.next).'],
+      },
+      payload: [{ id: 1, waiting_since: '2026-11-28T09:46:08Z' }],
+    });
+  });
+
   it('cuts to the budget with meta included, and says what was cut and how to read it whole', () => {
     const messages = [1, 2, 3].map((id) => ({ id, content: 'x'.repeat(2_000), created_at: 0 }));
     const r = toToolResult('search_messages', { payload: { messages } }, facts(1, { messages: true }), {

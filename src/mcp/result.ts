@@ -82,8 +82,11 @@ interface Transcript {
   payload: Array<{ id: number }>;
 }
 
-const isTranscript = (body: object): body is Transcript =>
-  'meta' in body && Array.isArray((body as { payload?: unknown }).payload);
+/** A transcript pages by cursor (`has_more.before`/`after`); any other body (a list with its own `meta`) by `page`. */
+const isTranscript = (body: object): body is Transcript => {
+  const { meta, payload } = body as { meta?: { has_more?: { before?: unknown; after?: unknown } }; payload?: unknown };
+  return Array.isArray(payload) && typeof meta?.has_more?.before === 'boolean' && typeof meta.has_more.after === 'boolean';
+};
 
 /** The next page of a transcript: on in the direction read (`after` when given, else older messages). */
 export function nextMessages(body: Transcript, args: Record<string, unknown>): Further {
