@@ -22,6 +22,7 @@ import { Fixture } from './helpers/fixtures.js';
 import { createOpenSearchTestIndex, hasOs, osUrl } from './helpers/opensearch.js';
 import { cliEnv, connectHttpMcp, logLines, restSearch } from './helpers/spawn.js';
 import { startHttp, type HttpProcess } from './helpers/http.js';
+import { asRestBody } from './helpers/mcp-normalise.js';
 import { MESSAGES } from '../src/errors.js';
 
 const UNAVAILABLE = 'Search backend unavailable';
@@ -203,7 +204,7 @@ describe('Postgres faults', () => {
     expect(await contacts()).toEqual(ok);
     for (const c of [client, late]) {
       const r = (await c.callTool({ name: 'search_contacts', arguments: { q: 'Fiona' } })) as CallToolResult;
-      expect(r.structuredContent).toEqual(ok.body);
+      expect(asRestBody(r.structuredContent)).toEqual(ok.body);
     }
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
     await late.close();

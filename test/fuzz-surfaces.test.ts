@@ -238,7 +238,8 @@ function expectedRows(tool: Tool, e: Effective): Partial<Record<Key, number[]>> 
 }
 
 const PAGE_MESSAGE = 'page must be an integer between 1 and 500';
-const timeMessage = (name: string) => `${name} must be an integer Unix timestamp (seconds)`;
+const timeMessage = (name: string) =>
+  `${name} must be a Unix timestamp in seconds or an ISO 8601 date or date-time (e.g. 2026-11-28 or 2026-11-28T09:00:00Z)`;
 
 /** Checks one already-typed value against contract §3; pushes the violated rule's message. */
 function checkInteger(value: unknown, min: number, max: number, message: string, violations: string[]): number | undefined {
@@ -353,9 +354,13 @@ function mcpArgs(
   return { args, violations };
 }
 
-/** MCP: every argument problem at once (unknown ones included), then the account, then the 90-day rule. */
+/** MCP: every argument problem at once (unknown ones and a malformed `from` included), then the account, then the 90-day rule. */
 function judgeMcp(tool: Tool, sent: Record<string, unknown>): Verdict {
   const { args, violations } = mcpArgs(ACCEPTS[tool], sent);
+  // MCP is strict about `from` (contract §10); REST ignores a malformed one (§3).
+  const from = args.from;
+  if (tool === 'search_messages' && from !== undefined && !(typeof from === 'string' && /^(contact|agent):\d+$/.test(from)))
+    violations.push('from must be "contact:<id>" or "agent:<id>", e.g. "contact:42"');
   return judge(tool, args, violations, accountVerdict(args));
 }
 

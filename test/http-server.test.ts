@@ -11,6 +11,7 @@ import { Fixture } from './helpers/fixtures.js';
 import { cliEnv, closedPort, connectHttpMcp, logLines, rawRequest } from './helpers/spawn.js';
 import { startHttp as spawnHttp } from './helpers/spawn.js';
 import { startHttp, type HttpProcess } from './helpers/http.js';
+import { asRestBody } from './helpers/mcp-normalise.js';
 
 let t: TestDatabase;
 let server: HttpProcess;
@@ -266,7 +267,8 @@ describe('failures (contract §8)', () => {
       const client = await connectHttpMcp(es.url, { api_access_token: f.admin });
       const r = (await client.callTool({ name: 'search_messages', arguments: { q: 'fallback' } })) as CallToolResult;
       expect(r._meta).toMatchObject({ engine: 'postgres-fallback' });
-      expect(r.structuredContent).toEqual(await rest.json());
+      expect(r.structuredContent).toMatchObject({ meta: { engine: 'postgres-fallback' } });
+      expect(asRestBody(r.structuredContent)).toEqual(await rest.json());
       await client.close();
       expect(await fallbacks(es.url)).toEqual({ error: before.error + 2, timeout: before.timeout });
     } finally {

@@ -16,6 +16,7 @@ import { Fixture } from './helpers/fixtures.js';
 import { createOpenSearchTestIndex, hasOs, osUrl } from './helpers/opensearch.js';
 import { cliEnv, connectHttpMcp, restRead, restSearch } from './helpers/spawn.js';
 import { startHttp, type HttpProcess } from './helpers/http.js';
+import { asRestBody } from './helpers/mcp-normalise.js';
 import {
   accessibleInboxes,
   buildTenantWorld,
@@ -155,7 +156,7 @@ describe.each(engines)('tenant isolation through REST and MCP on $name', ({ name
             }
             expect(viaRest.status).toBe(200);
             expect(viaMcp.isError).toBeFalsy();
-            expect(viaMcp.structuredContent).toEqual(viaRest.body);
+            expect(asRestBody(viaMcp.structuredContent)).toEqual(viaRest.body);
             const payload = (viaRest.body as { payload: Payload }).payload;
             expectOwnRows(caller, payload);
             const hasMore: Record<string, boolean> = {};
@@ -202,7 +203,7 @@ describe.each(engines)('tenant isolation through REST and MCP on $name', ({ name
           }
           seen.found += 1;
           expect(viaMcp.isError).toBeFalsy();
-          if (viaRest) expect(viaMcp.structuredContent).toEqual(viaRest.body);
+          if (viaRest) expect(asRestBody(viaMcp.structuredContent)).toEqual(viaRest.body);
           const body = viaMcp.structuredContent as {
             meta?: { conversation: { id: number; account_id: number } };
             payload:

@@ -1,6 +1,6 @@
 /** The context budget as a pure function: which fields shrink, how far, and what never changes. */
 import { describe, expect, it } from 'vitest';
-import { fitToBudget, shorten } from '../src/mcp/budget.js';
+import { fitBodyToBudget, fitToBudget, shorten } from '../src/mcp/budget.js';
 import type { ArticleRecord, MessageRecord, Payload } from '../src/search/records.js';
 
 function message(id: number, content: string | null): MessageRecord {
@@ -101,5 +101,20 @@ describe('fitToBudget', () => {
     const r = fitToBudget(payload, 1_000);
     expect(r.truncated).toBe(false);
     expect(r.payload).toBe(payload);
+  });
+});
+
+describe('fitBodyToBudget', () => {
+  it('names the fields it shortened, for the budget notice, and leaves meta alone', () => {
+    const body = {
+      payload: { articles: [article(1, 's'.repeat(2_000))], messages: [message(2, 'm'.repeat(2_000))] },
+      meta: { notices: ['n'.repeat(200)], now: '2026-11-28T09:46:08Z' },
+    };
+    const r = fitBodyToBudget(body, 1_500);
+    expect(r.text.length).toBeLessThanOrEqual(1_500);
+    expect(r.fields.sort()).toEqual(['content', 'snippet']);
+    expect(r.shortened).toBe(2);
+    expect(r.body.meta).toEqual(body.meta);
+    expect(fitBodyToBudget(body, 10_000).fields).toEqual([]);
   });
 });

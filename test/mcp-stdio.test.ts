@@ -101,7 +101,13 @@ describe('stdio: protocol', () => {
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent).toMatchObject({ payload: { messages: [{ content: 'stdio hello there' }] } });
     expect(r._meta).toEqual({ page: 1, per_page: 15, has_more: { messages: false }, engine: 'postgres' });
+    expect(r.content).toHaveLength(1);
     expect(JSON.parse(text(r))).toEqual(r.structuredContent);
+    // The built bundle answers with meta and ISO 8601 times as the source does (contract §10).
+    expect(r.structuredContent).toMatchObject({
+      payload: { messages: [{ created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/) }] },
+      meta: { page: 1, next: null, truncated: false, engine: 'postgres', notices: [], now: expect.stringMatching(/Z$/) },
+    });
   });
 
   it('applies SEARCHDESK_MAX_RESULT_CHARS: long content ends with "…", rows are kept', async () => {
@@ -109,6 +115,7 @@ describe('stdio: protocol', () => {
     const r = (await client.callTool({ name: 'search_messages', arguments: { q: 'stdio' } })) as CallToolResult;
     expect(r._meta).toMatchObject({ truncated: true });
     expect(text(r).length).toBeLessThanOrEqual(2_000);
+    expect(r.structuredContent).toMatchObject({ meta: { truncated: true, notices: [expect.stringMatching(/message content/)] } });
     const messages = (r.structuredContent as { payload: { messages: Array<{ id: number; content: string }> } }).payload.messages;
     expect(messages).toHaveLength(2);
     expect(messages.find((m) => m.id === f.long)?.content.endsWith('…')).toBe(true);

@@ -9,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
 import { cliEnv, connectHttpMcp, restSearch } from './helpers/spawn.js';
 import { startHttp, type HttpProcess } from './helpers/http.js';
+import { timeMessage } from '../src/search/times.js';
 
 const NOW = Math.floor(Date.now() / 1000);
 let t: TestDatabase;
@@ -138,7 +139,7 @@ describe('errors: same message on both surfaces (contract §2, §3, §4.2)', () 
       tool: 'search_contacts',
       args: { q: 'x', since: -1 },
       status: 422,
-      error: 'since must be an integer Unix timestamp (seconds)',
+      error: timeMessage('since'),
     },
     {
       name: 'until not a number',
@@ -146,7 +147,7 @@ describe('errors: same message on both surfaces (contract §2, §3, §4.2)', () 
       tool: 'search_conversations',
       args: { q: 'x', until: 'later' },
       status: 422,
-      error: 'until must be an integer Unix timestamp (seconds)',
+      error: timeMessage('until'),
     },
     {
       name: 'inbox_id 0',

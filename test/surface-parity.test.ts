@@ -1,6 +1,8 @@
 /**
  * One table of argument combinations asserted through both surfaces of one spawned server:
- * MCP over Streamable HTTP (structuredContent) and REST (body) must be deep-equal.
+ * MCP over Streamable HTTP (structuredContent) and REST (body) must be deep-equal once
+ * normalised: MCP's ISO 8601 timestamps read back as Unix seconds and MCP's `meta` set aside
+ * (contract §1, §10; helpers/mcp-normalise.ts).
  * (Errors on both surfaces: surface-errors.test.ts.)
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,6 +12,7 @@ import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
 import { cliEnv, connectHttpMcp, restRead, restSearch } from './helpers/spawn.js';
 import { startHttp, type HttpProcess } from './helpers/http.js';
+import { asRestBody } from './helpers/mcp-normalise.js';
 
 const NOW = Math.floor(Date.now() / 1000);
 let t: TestDatabase;
@@ -101,7 +104,7 @@ async function mcp(token: string, account: number, tool: string, args: Args): Pr
   return (await client.callTool({ name: tool, arguments: { ...args, account_id: account } })) as CallToolResult;
 }
 
-describe('parity: the same payload through MCP and REST (contract §1)', () => {
+describe('parity: the same payload through MCP and REST once timestamps are normalised (contract §1, §10)', () => {
   const cases: Array<[string, Args | (() => Args)]> = [
     ['search_all', { q: 'parity' }],
     ['search_all', { q: 'parity', page: 2 }],
@@ -119,7 +122,6 @@ describe('parity: the same payload through MCP and REST (contract §1)', () => {
     ['search_messages', { q: 'par ques' }],
     ['search_messages', () => ({ q: 'parity', from: `contact:${f.contact}` })],
     ['search_messages', () => ({ q: 'parity', from: `agent:${f.agentUser}` })],
-    ['search_messages', { q: 'parity', from: 'somebody' }],
     ['search_messages', () => ({ q: 'parity', inbox_id: f.inbox2 })],
     ['search_messages', () => ({ q: 'parity', since: NOW - 10 * DAY, until: NOW - 2 * DAY, inbox_id: f.inbox1 })],
     ['search_articles', { q: 'parity guide' }],
@@ -149,7 +151,7 @@ describe('parity: the same payload through MCP and REST (contract §1)', () => {
         ]);
         expect(viaMcp.isError).toBeFalsy();
         expect(viaRest.status).toBe(200);
-        expect(viaMcp.structuredContent).toEqual(viaRest.body);
+        expect(asRestBody(viaMcp.structuredContent)).toEqual(viaRest.body);
         expect(Object.keys(viaRest.body)).toEqual(tool === 'get_conversation' ? ['meta', 'payload'] : ['payload']);
         // Every case finds something for the administrator, so equality is never the trivial `[] = []`.
         const payload = viaRest.body.payload as unknown[] | Record<string, unknown>;
@@ -227,6 +229,6 @@ describe('parity: the same payload through MCP and REST (contract §1)', () => {
     const viaMcp = await mcp(f.admin, f.noFlag, 'search_all', { q: 'parity' });
     expect(viaRest.status).toBe(200);
     expect(viaRest.body).toMatchObject({ payload: { messages: [], contacts: [{ name: 'Parity Elsewhere' }] } });
-    expect(viaMcp.structuredContent).toEqual(viaRest.body);
+    expect(asRestBody(viaMcp.structuredContent)).toEqual(viaRest.body);
   });
 });

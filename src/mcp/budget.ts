@@ -16,13 +16,15 @@ export interface Budgeted {
 
 /** A mutable slot holding one shortenable string. */
 interface TextSlot {
+  /** The field's name (`content`, `snippet`), for saying what was cut. */
+  key: string;
   get(): string;
   set(value: string): void;
 }
 
 function slotOf<T extends object, K extends keyof T>(row: T, key: K): TextSlot[] {
   if (typeof row[key] !== 'string') return [];
-  return [{ get: () => row[key] as string, set: (v) => void (row[key] = v as T[K]) }];
+  return [{ key: String(key), get: () => row[key] as string, set: (v) => void (row[key] = v as T[K]) }];
 }
 
 /** Fields whose text may be shortened: message `content`, article `snippet` and an article's whole `content`. */
@@ -60,6 +62,8 @@ export interface BudgetedBody<T> {
   truncated: boolean;
   /** How many text fields were shortened. */
   shortened: number;
+  /** The names of the shortened fields, each once (`content`, `snippet`). */
+  fields: string[];
 }
 
 /** Fits a search `payload` into `maxChars` of JSON text of `{ payload }` (see fitBodyToBudget). */
@@ -74,7 +78,7 @@ export function fitToBudget(payload: Payload, maxChars: number): Budgeted {
  */
 export function fitBodyToBudget<T extends object>(body: T, maxChars: number): BudgetedBody<T> {
   const text = JSON.stringify(body);
-  if (text.length <= maxChars) return { body, text, truncated: false, shortened: 0 };
+  if (text.length <= maxChars) return { body, text, truncated: false, shortened: 0, fields: [] };
 
   const copy = structuredClone(body);
   const slots = textSlots(copy);
@@ -96,8 +100,14 @@ export function fitBodyToBudget<T extends object>(body: T, maxChars: number): Bu
     }
   }
   applyCap(lo);
-  const shortened = slots.filter((slot, i) => slot.get() !== originals[i]).length;
-  return shortened > 0
-    ? { body: copy, text: JSON.stringify(copy), truncated: true, shortened }
-    : { body, text, truncated: false, shortened: 0 };
+  const cut = slots.filter((slot, i) => slot.get() !== originals[i]);
+  return cut.length > 0
+    ? {
+        body: copy,
+        text: JSON.stringify(copy),
+        truncated: true,
+        shortened: cut.length,
+        fields: [...new Set(cut.map((s) => s.key))],
+      }
+    : { body, text, truncated: false, shortened: 0, fields: [] };
 }

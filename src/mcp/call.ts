@@ -9,7 +9,8 @@ import { coerceNumericStrings, parseWith, readInputProblems } from '../search/pa
 import { handle, isReadOperation, type ParamsFor } from '../search/pipeline.js';
 import type { ReadResult } from '../search/read/index.js';
 import type { SearchResult } from '../search/service.js';
-import { toReadToolResult, toToolError, toToolResult, toolErrorText } from './result.js';
+import { isoNow } from './iso-times.js';
+import { toToolError, toToolResult, toolErrorText, type ResultFacts } from './result.js';
 import type { McpServerOptions } from './server.js';
 import { findTool, TOOL_NAMES, type ToolDef } from './tools.js';
 
@@ -39,9 +40,9 @@ export async function callTool(
     });
     Object.assign(facts, outcome.facts);
     if (outcome.error) throw outcome.error;
-    const result = isReadOperation(def.op)
-      ? toReadToolResult(outcome.result as ReadResult, opts.config.maxResultChars)
-      : toToolResult(outcome.result as SearchResult, opts.config.maxResultChars);
+    const call = { args: args ?? {}, now: isoNow(opts.deps.now()), maxResultChars: opts.config.maxResultChars };
+    const { body, meta } = bodyOf(def, outcome.result);
+    const result = toToolResult(def.name, body, meta, call);
     facts.truncated = result._meta.truncated ?? false;
     return result;
   } catch (err) {
@@ -55,6 +56,13 @@ export async function callTool(
     if (opts.afterAnswer) opts.afterAnswer(line);
     else line();
   }
+}
+
+/** What a tool returns before MCP's `meta`: a search its `{payload}`, a read its own body; and the facts of either. */
+function bodyOf(def: ToolDef, result: unknown): { body: object; meta: ResultFacts } {
+  if (isReadOperation(def.op)) return result as ReadResult;
+  const search = result as SearchResult;
+  return { body: { payload: search.payload }, meta: search.meta };
 }
 
 /** The tool's arguments, validated by its schema (`account_id` included); every problem in one message. */

@@ -10,6 +10,7 @@ import {
   readInputProblems,
   type Operation,
 } from './params.js';
+import { timeMessage } from './times.js';
 
 const fail = (fn: () => unknown): SearchError => {
   try {
@@ -21,6 +22,8 @@ const fail = (fn: () => unknown): SearchError => {
   }
   throw new Error('expected a SearchError');
 };
+const SINCE = timeMessage('since');
+const UNTIL = timeMessage('until');
 const rest = <O extends Operation>(op: O, qs: string) => parseQueryParams(op, new URLSearchParams(qs));
 
 describe('q (contract §3)', () => {
@@ -64,15 +67,26 @@ describe('page, since, until, inbox_id', () => {
   });
   it('validates since and until as non-negative integer seconds', () => {
     expect(parseParams('contacts', { q: 'a', since: 0, until: 1_700_000_000 })).toMatchObject({ since: 0, until: 1_700_000_000 });
-    expect(fail(() => parseParams('contacts', { q: 'a', since: -1 })).message).toBe(
-      'since must be an integer Unix timestamp (seconds)',
-    );
-    expect(fail(() => parseParams('conversations', { q: 'a', until: 1.5 })).message).toBe(
-      'until must be an integer Unix timestamp (seconds)',
-    );
-    expect(fail(() => rest('messages', 'q=a&until=yesterday')).message).toBe('until must be an integer Unix timestamp (seconds)');
-    expect(fail(() => parseParams('contacts', { q: 'a', since: 1e20 })).message).toBe(
-      'since must be an integer Unix timestamp (seconds)',
+    expect(fail(() => parseParams('contacts', { q: 'a', since: -1 })).message).toBe(SINCE);
+    expect(fail(() => parseParams('conversations', { q: 'a', until: 1.5 })).message).toBe(UNTIL);
+    expect(fail(() => rest('messages', 'q=a&until=yesterday')).message).toBe(UNTIL);
+    expect(fail(() => parseParams('contacts', { q: 'a', since: 1e20 })).message).toBe(SINCE);
+  });
+  it('accepts since and until as ISO 8601 too, from MCP arguments and REST text alike (contract §10)', () => {
+    const day = Date.parse('2026-11-28T00:00:00Z') / 1000;
+    expect(parseParams('contacts', { q: 'a', since: '2026-11-28', until: '2026-11-28' })).toMatchObject({
+      since: day,
+      until: day + 86_399,
+    });
+    expect(rest('messages', 'q=a&since=2026-11-28T09:00:00Z&until=2026-11-28T10:00:00%2B01:00')).toMatchObject({
+      since: day + 9 * 3600,
+      until: day + 9 * 3600,
+    });
+    expect(rest('conversations', 'q=a&since=1700000000').since).toBe(1_700_000_000);
+    expect(fail(() => rest('messages', 'q=a&since=28.11.2026')).message).toBe(SINCE);
+    expect(fail(() => parseParams('all', { q: 'a', until: '2026-11-28T09:00:00' })).message).toBe(UNTIL);
+    expect(SINCE).toBe(
+      'since must be a Unix timestamp in seconds or an ISO 8601 date or date-time (e.g. 2026-11-28 or 2026-11-28T09:00:00Z)',
     );
   });
   it('validates inbox_id as a positive integer', () => {
@@ -107,7 +121,7 @@ describe('which parameters an operation takes', () => {
 describe('every problem in one message (issue 14)', () => {
   it('lists each argument problem once, in the schema order, unknown arguments last', () => {
     expect(fail(() => parseParams('messages', { q: ' ', page: 0, since: -1, until: -2, bogus: 1 })).message).toBe(
-      'q must not be blank; page must be an integer between 1 and 500; since must be an integer Unix timestamp (seconds); until must be an integer Unix timestamp (seconds); unknown argument: bogus',
+      `q must not be blank; page must be an integer between 1 and 500; ${SINCE}; ${UNTIL}; unknown argument: bogus`,
     );
     expect(fail(() => rest('contacts', 'q=a&q=b&page=1&page=2')).message).toBe('q must be given once; page must be given once');
   });

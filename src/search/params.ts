@@ -5,12 +5,10 @@
 import { z } from 'zod';
 import { SearchError } from '../errors.js';
 import { MAX_PAGE, PAGE_SIZE } from './context.js';
+import { timeBoundSchema } from './times.js';
 
 export { MAX_PAGE, PAGE_SIZE };
 export const MAX_Q_LENGTH = 500;
-/** 9999-12-31T23:59:59Z: larger values cannot be a timestamp in Postgres. */
-const MAX_UNIX_SECONDS = 253_402_300_799;
-
 /** Half of a UTF-16 surrogate pair: not text, and not representable in the database. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -23,23 +21,27 @@ const qSchema = z
   .max(MAX_Q_LENGTH, { error: `q must be at most ${MAX_Q_LENGTH} characters` })
   .refine((s) => !s.includes('\u0000'), { error: 'q must not contain NUL characters' })
   .refine((s) => !LONE_SURROGATE.test(s), { error: 'q must be valid Unicode text' })
-  .describe('Search text, 1–500 characters. Matched literally: % _ and \\ are ordinary characters.');
+  .describe('Matched literally.');
 
 /** An integer schema whose every violation reports the same contract message. */
 function integerSchema(message: string, min: number, max: number) {
   return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
 }
 
-const pageSchema = integerSchema(PAGE_MESSAGE, 1, MAX_PAGE)
-  .optional()
-  .describe(`Page number, 1–${MAX_PAGE} (default 1). Each page holds at most ${PAGE_SIZE} results.`);
+const pageSchema = integerSchema(PAGE_MESSAGE, 1, MAX_PAGE).optional().describe('Default 1.');
 
-const timeSchema = (name: 'since' | 'until', description: string) =>
-  integerSchema(`${name} must be an integer Unix timestamp (seconds)`, 0, MAX_UNIX_SECONDS).optional().describe(description);
+/** How a time bound may be written, for the model (contract §10). */
+const timeSchema = (name: 'since' | 'until', what: string) =>
+  timeBoundSchema(
+    name,
+    name === 'since'
+      ? `${what}, inclusive: Unix seconds or ISO 8601 (a date: its whole UTC day).`
+      : `${what}, inclusive; as since.`,
+  );
 
 const inboxIdSchema = integerSchema('inbox_id must be a positive integer', 1, Number.MAX_SAFE_INTEGER)
   .optional()
-  .describe('Only messages of this inbox (ignored when you may not access that inbox).');
+  .describe('Only messages of this inbox.');
 
 /** Never an error: anything not of the form contact:<digits> or agent:<digits> is ignored. */
 const fromSchema = z
@@ -51,15 +53,15 @@ const fromSchema = z
 export const contactsParamsSchema = z.strictObject({
   q: qSchema,
   page: pageSchema,
-  since: timeSchema('since', 'Only contacts whose last activity is at or after this Unix time (seconds).'),
-  until: timeSchema('until', 'Only contacts whose last activity is at or before this Unix time (seconds).'),
+  since: timeSchema('since', 'From'),
+  until: timeSchema('until', 'Until'),
 });
 
 export const conversationsParamsSchema = z.strictObject({
   q: qSchema,
   page: pageSchema,
-  since: timeSchema('since', 'Only conversations whose last activity is at or after this Unix time (seconds).'),
-  until: timeSchema('until', 'Only conversations whose last activity is at or before this Unix time (seconds).'),
+  since: timeSchema('since', 'From'),
+  until: timeSchema('until', 'Until'),
 });
 
 export const messagesParamsSchema = z.strictObject({
@@ -67,11 +69,8 @@ export const messagesParamsSchema = z.strictObject({
   page: pageSchema,
   from: fromSchema,
   inbox_id: inboxIdSchema,
-  since: timeSchema(
-    'since',
-    'Only messages created at or after this Unix time (seconds). Default and oldest allowed: 90 days ago.',
-  ),
-  until: timeSchema('until', 'Only messages created at or before this Unix time (seconds).'),
+  since: timeSchema('since', 'From'),
+  until: timeSchema('until', 'Until'),
 });
 
 export const articlesParamsSchema = z.strictObject({
@@ -82,8 +81,8 @@ export const articlesParamsSchema = z.strictObject({
 export const allParamsSchema = z.strictObject({
   q: qSchema,
   page: pageSchema,
-  since: timeSchema('since', 'Contacts and conversations only: last activity at or after this Unix time (seconds).'),
-  until: timeSchema('until', 'Contacts and conversations only: last activity at or before this Unix time (seconds).'),
+  since: timeSchema('since', 'From'),
+  until: timeSchema('until', 'Until'),
 });
 
 export const paramsSchemas = {
@@ -129,23 +128,14 @@ function idSchema(name: string, what: string) {
 const cursorSchema = (name: 'before' | 'after', what: string) => idSchema(name, what).optional();
 
 export const getConversationParamsSchema = z.strictObject({
-  display_id: idSchema(
-    'display_id',
-    'The conversation number users see in the help desk (display_id of search results). Give this or id.',
-  ).optional(),
-  id: idSchema('id', 'The conversation primary key (conversation_id of message results). Give this or display_id.').optional(),
-  before: cursorSchema(
-    'before',
-    `A message id: the ${TRANSCRIPT_PAGE_SIZE} messages just before it (to read older messages, pass the first id of the page you have).`,
-  ),
-  after: cursorSchema(
-    'after',
-    `A message id: the ${TRANSCRIPT_PAGE_SIZE} messages just after it (to read newer messages, pass the last id of the page you have).`,
-  ),
+  display_id: idSchema('display_id', 'The number users see (display_id, conversation_display_id). Give this or id.').optional(),
+  id: idSchema('id', 'The primary key (conversation_id). Give this or display_id.').optional(),
+  before: cursorSchema('before', `A message id: the ${TRANSCRIPT_PAGE_SIZE} messages before it (older).`),
+  after: cursorSchema('after', `A message id: the ${TRANSCRIPT_PAGE_SIZE} messages after it (newer).`),
   include_activity: z
     .boolean({ error: 'include_activity must be true or false' })
     .optional()
-    .describe('Also return activity messages (status changes, assignments). Default false.'),
+    .describe('Also return activity messages (status changes, assignments).'),
 });
 
 /**
@@ -163,14 +153,14 @@ export function readInputProblems(op: string, input: unknown): string[] {
 }
 
 export const getContactParamsSchema = z.strictObject({
-  id: idSchema('id', 'The contact id (id of search_contacts results, meta.sender.id of conversations).'),
+  id: idSchema('id', 'The contact id (meta.sender.id of a conversation).'),
   page: integerSchema(PAGE_MESSAGE, 1, MAX_PAGE)
     .optional()
-    .describe(`Page of the contact's conversations, 1–${MAX_PAGE} (default 1), ${CONTACT_CONVERSATIONS_PAGE_SIZE} per page.`),
+    .describe(`Page of the contact's conversations, ${CONTACT_CONVERSATIONS_PAGE_SIZE} each.`),
 });
 
 export const getArticleParamsSchema = z.strictObject({
-  id: idSchema('id', 'The article id (id of search_articles results).'),
+  id: idSchema('id', 'The article id.'),
 });
 
 export const readParamsSchemas = {
