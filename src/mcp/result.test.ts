@@ -2,7 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { searchHint } from './result.js';
 
-const meta = (page: number, has_more: Record<string, boolean>) => ({ page, per_page: 15, has_more, engine: 'postgres' as const });
+const meta = (page: number, has_more: Record<string, boolean>) => ({
+  page,
+  per_page: 15,
+  has_more,
+  engine: 'postgres' as const,
+  notices: [],
+});
 
 describe('searchHint', () => {
   it('names the lists with more and the next page', () => {

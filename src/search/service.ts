@@ -7,6 +7,7 @@ import { searchContacts } from './contacts.js';
 import type { Page, SearchContext } from './context.js';
 import { searchConversations } from './conversations.js';
 import { messageSearchEnabled, searchMessages, type EngineLabel, type MessageEngines } from './messages/index.js';
+import { MESSAGES_NOT_SEARCHED, messageNotices } from './messages/notices.js';
 import { PAGE_SIZE, type Operation, type ParamsOf } from './params.js';
 import type { Payload, PayloadKey } from './records.js';
 
@@ -16,6 +17,12 @@ export interface SearchMeta {
   has_more: Partial<Record<PayloadKey, boolean>>;
   /** Which engine answered the message part; `postgres` for the other resources. */
   engine: EngineLabel;
+  /**
+   * Sentences for the model when the result is empty, short or not what was asked (contract
+   * §10): an ignored inbox_id, the 90-day window, which words match alone. `[]` when none.
+   * MCP shows them; REST bodies do not carry them.
+   */
+  notices: string[];
 }
 
 export interface SearchResult {
@@ -28,10 +35,11 @@ function single<K extends PayloadKey>(
   page: number,
   result: Page<NonNullable<Payload[K]>[number]>,
   engine: EngineLabel = 'postgres',
+  notices: string[] = [],
 ): SearchResult {
   return {
     payload: { [key]: result.items },
-    meta: { page, per_page: PAGE_SIZE, has_more: { [key]: result.hasMore }, engine },
+    meta: { page, per_page: PAGE_SIZE, has_more: { [key]: result.hasMore }, engine, notices },
   };
 }
 
@@ -51,8 +59,10 @@ export async function runSearch<O extends Operation>(
     case 'articles':
       return single('articles', page, await searchArticles(ctx, params));
     case 'messages': {
-      const result = await searchMessages(ctx, engines, params);
-      return single('messages', page, result, result.engine);
+      const messageParams = params as ParamsOf<'messages'>;
+      const result = await searchMessages(ctx, engines, messageParams);
+      const notices = await messageNotices(ctx, engines, messageParams, result, { wordChecks: true });
+      return single('messages', page, result, result.engine, notices);
     }
     case 'all':
       return searchAll(ctx, engines, params);
@@ -63,18 +73,22 @@ export async function runSearch<O extends Operation>(
 
 /**
  * All four kinds for the same q and page, concurrently. since/until apply to contacts and
- * conversations only; messages use the default window and are `[]` without the flag.
+ * conversations only; messages use the default window and are `[]` without the flag, which a
+ * notice says. The messages' word checks are not run here (README, "Notices"): search_all stays
+ * its four searches, and the 90-day notice still comes with a short message list.
  */
 async function searchAll(ctx: SearchContext, engines: MessageEngines, params: ParamsOf<'all'>): Promise<SearchResult> {
   const { q, page, since, until } = params;
+  const enabled = messageSearchEnabled(ctx, engines);
   const [contacts, conversations, messages, articles] = await Promise.all([
     searchContacts(ctx, { q, page, since, until }),
     searchConversations(ctx, { q, page, since, until }),
-    messageSearchEnabled(ctx, engines)
+    enabled
       ? searchMessages(ctx, engines, { q, page })
       : Promise.resolve({ items: [], hasMore: false, engine: engines.primary.label }),
     searchArticles(ctx, { q, page }),
   ]);
+  const notices = enabled ? await messageNotices(ctx, engines, {}, messages, { wordChecks: false }) : [MESSAGES_NOT_SEARCHED];
   return {
     payload: { contacts: contacts.items, conversations: conversations.items, messages: messages.items, articles: articles.items },
     meta: {
@@ -87,6 +101,7 @@ async function searchAll(ctx: SearchContext, engines: MessageEngines, params: Pa
         articles: articles.hasMore,
       },
       engine: messages.engine,
+      notices,
     },
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { SearchClient } from './client.js';
 import type { MessageEngine } from './engine.js';
+import { buildFirstMatchSearch, firstMatchOfHits } from './first-match.js';
 import { messageFilters, type IndexFormat } from './query-dsl.js';
 import type { MessageQuery } from './query.js';
 
@@ -45,6 +46,11 @@ export function createSearchdeskEngine(client: SearchClient, index: string): Mes
     label: client.kind,
     async findIds(query) {
       return (await client.search(index, buildSearchdeskQuery(query))).hits.map((h) => Number(h.sort?.[1]));
+    },
+    async firstMatch(query, forms) {
+      const clauses = forms.map((w) => ({ prefix: { words: { value: w } } }));
+      const filters = messageFilters({ ...query, everyInbox: false }, SEARCHDESK_FORMAT);
+      return firstMatchOfHits((await client.search(index, buildFirstMatchSearch(filters, clauses))).hits, forms.length);
     },
     async check() {
       // GET / is not available on every deployment (e.g. the stripped test server): ask the index.
