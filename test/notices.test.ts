@@ -13,11 +13,15 @@ import { inboxIgnoredNotice, MESSAGES_NOT_SEARCHED, WINDOW_NOTICE } from '../src
 import { createOpenSearchClient, openSearchSearchClient } from '../src/search/messages/opensearch.js';
 import { createPostgresEngine } from '../src/search/messages/postgres.js';
 import { createSearchdeskEngine } from '../src/search/messages/searchdesk.js';
+import { createSearchkickEngine } from '../src/search/messages/searchkick.js';
+import { connectOpenSearch } from '../src/search/messages/opensearch.js';
+import { createElasticsearchEngine } from '../src/search/messages/elasticsearch.js';
 import { makeDeps, search } from './helpers/core.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { createTestIndex, esUrl, hasEs, type TestIndex } from './helpers/es.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
 import { createOpenSearchTestIndex, hasOs, osUrl } from './helpers/opensearch.js';
+import { createHelpdeskIndex, type HelpdeskIndex } from './helpers/searchkick.js';
 
 const NOW = Math.floor(Date.now() / 1000);
 const clock = () => NOW * 1000;
@@ -230,5 +234,59 @@ describe.each(engines)('word checks of an empty search on $name', ({ name, skip,
     const unchecked = await run(f.agent, { q: 'damaged parcel' }, false);
     expect(unchecked.notices).toEqual([WINDOW_NOTICE]);
     expect(checked.statements + checked.requests - (unchecked.statements + unchecked.requests)).toBe(2);
+  });
+});
+
+describe.skipIf(!hasOs)("word checks on the help desk's index (searchkick format, OpenSearch)", () => {
+  let hd: HelpdeskIndex;
+  beforeAll(async () => {
+    hd = await createHelpdeskIndex(t.db, { url: osUrl, client: 'opensearch' });
+    await hd.feed();
+  });
+  afterAll(() => hd?.drop());
+
+  const run = async (token: string, raw: Record<string, unknown>) => {
+    const counted = countingClient(connectOpenSearch(osUrl, 10_000));
+    const engine = createSearchkickEngine(
+      { client: 'opensearch', url: osUrl, index: hd.alias, timeoutMs: 10_000 },
+      counted.client,
+    );
+    const r = await search(makeDeps(t.db, { now: clock, primary: engine }), token, f.account, 'messages', raw);
+    await engine.close();
+    expect(r.meta.engine).toBe('opensearch+searchkick');
+    return { notices: r.meta.notices, rows: r.payload.messages?.length ?? 0, requests: counted.searches() };
+  };
+
+  it('says which words match alone, as the help desk matches them, one request per word', async () => {
+    const agent = await run(f.agent, { q: 'damaged parcel' });
+    expect(agent.rows).toBe(0);
+    expect(agent.notices).toEqual([
+      'No message has every word; `damaged` alone matches, `parcel` does not: drop the words that do not match.',
+      WINDOW_NOTICE,
+    ]);
+    expect(agent.requests).toBe(1 + 2);
+  });
+
+  it('offers no shorter form: its stems and typos already find them, so a single word costs no check', async () => {
+    // Stemmed, `refunds` finds the refund itself: nothing to say but the window.
+    expect(await run(f.admin, { q: 'refunds' })).toEqual({ notices: [WINDOW_NOTICE], rows: 1, requests: 1 });
+    expect(await run(f.admin, { q: 'zyzzyvas' })).toEqual({ notices: [WINDOW_NOTICE], rows: 0, requests: 1 });
+  });
+});
+
+describe('word checks after a fallback', () => {
+  it('are asked of Postgres, which answered the search', async () => {
+    const counting = countingDb(t.db);
+    // A search engine that does not answer (nothing listens on port 9): the search falls back to Postgres.
+    const dead = createElasticsearchEngine({ url: 'http://127.0.0.1:9', index: 'none', timeoutMs: 2_000 });
+    const r = await search(makeDeps(counting.db, { now: clock, primary: dead }), f.agent, f.account, 'messages', {
+      q: 'damaged parcel',
+    });
+    await dead.close();
+    expect(r.meta.engine).toBe('postgres-fallback');
+    expect(r.meta.notices[0]).toBe(
+      'No message has every word; `damaged` alone matches, `parcel` does not: drop the words that do not match.',
+    );
+    expect(counting.counts.get('search_messages_pg_first_match')).toBe(2);
   });
 });
