@@ -16,12 +16,16 @@ import { createSearchdeskEngine } from '../src/search/messages/searchdesk.js';
 import { createSearchkickEngine } from '../src/search/messages/searchkick.js';
 import { connectOpenSearch } from '../src/search/messages/opensearch.js';
 import { createElasticsearchEngine } from '../src/search/messages/elasticsearch.js';
+import { parseParams } from '../src/search/params.js';
+import { handle } from '../src/search/pipeline.js';
 import { makeDeps, search } from './helpers/core.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { createTestIndex, esUrl, hasEs, type TestIndex } from './helpers/es.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
 import { createOpenSearchTestIndex, hasOs, osUrl } from './helpers/opensearch.js';
 import { createHelpdeskIndex, type HelpdeskIndex } from './helpers/searchkick.js';
+import { startHttp } from './helpers/http.js';
+import { cliEnv, restSearch } from './helpers/spawn.js';
 
 const NOW = Math.floor(Date.now() / 1000);
 const clock = () => NOW * 1000;
@@ -288,5 +292,37 @@ describe('word checks after a fallback', () => {
       'No message has every word; `damaged` alone matches, `parcel` does not: drop the words that do not match.',
     );
     expect(counting.counts.get('search_messages_pg_first_match')).toBe(2);
+  });
+});
+
+describe('a surface that shows no notices', () => {
+  it('spends no statement on them (checks: false, as REST asks)', async () => {
+    const counting = countingDb(t.db);
+    const request = { token: f.agent, account: f.account, operation: 'messages' as const, checks: false };
+    const out = await handle(makeDeps(counting.db, { now: clock }), {
+      ...request,
+      params: () => parseParams('messages', { q: 'damaged parcel' }),
+    });
+    expect(out.result?.meta.notices).toEqual([WINDOW_NOTICE]);
+    expect(counting.counts.get('search_messages_pg_first_match')).toBeUndefined();
+  });
+});
+
+describe('REST bodies', () => {
+  it('are the payload alone, with no notices, when the core has some to give', async () => {
+    const server = await startHttp(cliEnv({ DATABASE_URL: t.url }));
+    try {
+      const messages = await restSearch(server.url, f.agent, f.account, 'search_messages', {
+        q: 'damaged parcel',
+        inbox_id: f.secret,
+      });
+      expect(messages).toEqual({ status: 200, body: { payload: { messages: [] } } });
+      const all = await restSearch(server.url, f.admin, f.noFlag, 'search_all', { q: 'wobble' });
+      expect(all.status).toBe(200);
+      expect(Object.keys(all.body)).toEqual(['payload']);
+      expect(JSON.stringify(all.body)).not.toMatch(/notice|not enabled/);
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -43,12 +43,18 @@ function single<K extends PayloadKey>(
   };
 }
 
+/** `checks`: whether the notices may cost statements (the word checks of an empty search). */
+export interface SearchOptions {
+  checks: boolean;
+}
+
 /** Runs one operation with validated parameters for an authorised caller. */
 export async function runSearch<O extends Operation>(
   ctx: SearchContext,
   engines: MessageEngines,
   op: O,
   params: ParamsOf<O>,
+  options: SearchOptions = { checks: true },
 ): Promise<SearchResult> {
   const page = params.page ?? 1;
   switch (op) {
@@ -61,7 +67,7 @@ export async function runSearch<O extends Operation>(
     case 'messages': {
       const messageParams = params as ParamsOf<'messages'>;
       const result = await searchMessages(ctx, engines, messageParams);
-      const notices = await messageNotices(ctx, engines, messageParams, result, { wordChecks: true });
+      const notices = await messageNotices(ctx, engines, messageParams, result, { wordChecks: options.checks });
       return single('messages', page, result, result.engine, notices);
     }
     case 'all':
