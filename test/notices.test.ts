@@ -61,6 +61,13 @@ beforeAll(async () => {
   for (let i = 0; i < 20; i++) await fx.message(web, { content: `bulkword number ${i}`, created_at: NOW - 10 * DAY });
   const other = await fx.conversation(f.noFlag, await fx.inbox(f.noFlag));
   await fx.message(other, { content: 'wobble in the other account', created_at: NOW - DAY });
+  const portal = await fx.portal(f.account);
+  await fx.article(f.account, portal, {
+    title: 'Returns policy',
+    description: 'How we refund an order',
+    content: 'Shipping takes a week.',
+  });
+  await fx.article(f.account, portal, { title: 'Delivery times', content: 'Tracking every shipment' });
   if (hasEs) esIndex = await createTestIndex(t.db);
   if (hasOs) osIndex = await createOpenSearchTestIndex(t.db);
 });
@@ -136,7 +143,7 @@ describe('notices that need no check', () => {
 
   it('gives every other operation an empty list', async () => {
     const deps = makeDeps(t.db, { now: clock });
-    for (const op of ['contacts', 'conversations', 'articles'] as const)
+    for (const op of ['contacts', 'conversations'] as const)
       expect((await search(deps, f.admin, f.account, op, { q: 'nothing-here' })).meta.notices).toEqual([]);
   });
 });
@@ -292,6 +299,46 @@ describe('word checks after a fallback', () => {
       'No message has every word; `damaged` alone matches, `parcel` does not: drop the words that do not match.',
     );
     expect(counting.counts.get('search_messages_pg_first_match')).toBe(2);
+  });
+});
+
+describe('word checks of an empty article search', () => {
+  const run = async (raw: Record<string, unknown>) => {
+    const counting = countingDb(t.db);
+    const r = await search(makeDeps(counting.db, { now: clock }), f.admin, f.account, 'articles', raw);
+    return {
+      notices: r.meta.notices,
+      rows: r.payload.articles?.length ?? 0,
+      checks: counting.counts.get('search_articles_first_match') ?? 0,
+    };
+  };
+
+  it('says which words match alone and which shorter form matches, one statement per word', async () => {
+    // Each word alone is in another article: every word must match in one.
+    expect(await run({ q: 'refund tracking' })).toEqual({
+      notices: ['No article has every word, though `refund` and `tracking` each match alone: search fewer words at once.'],
+      rows: 0,
+      checks: 2,
+    });
+    expect(await run({ q: 'refunds' })).toEqual({
+      notices: ['`refunds` finds nothing; `refund` matches — words must start a word of the text, so try the shorter form.'],
+      rows: 0,
+      checks: 1,
+    });
+    // Both notices for one word: `shipments` does not match alone, its shorter form does.
+    expect(await run({ q: 'shipments policy zzzz' })).toEqual({
+      notices: [
+        'No article has every word; `policy` alone matches, `shipments` and `zzzz` do not: drop the words that do not match.',
+        '`shipments` finds nothing; `shipment` matches — words must start a word of the text, so try the shorter form.',
+      ],
+      rows: 0,
+      checks: 3,
+    });
+  });
+
+  it('checks nothing when the page has an article or is past page 1', async () => {
+    expect(await run({ q: 'refund' })).toEqual({ notices: [], rows: 1, checks: 0 });
+    expect(await run({ q: 'refund tracking', page: 2 })).toEqual({ notices: [], rows: 0, checks: 0 });
   });
 });
 

@@ -2,6 +2,7 @@
  * The search core's entry point: one function per operation name, returning the `payload`
  * envelope and the paging/engine facts both surfaces report. Knows nothing of MCP or HTTP.
  */
+import { articleNotices } from './article-notices.js';
 import { searchArticles } from './articles.js';
 import { searchContacts } from './contacts.js';
 import type { Page, SearchContext } from './context.js';
@@ -62,8 +63,10 @@ export async function runSearch<O extends Operation>(
       return single('contacts', page, await searchContacts(ctx, params as ParamsOf<'contacts'>));
     case 'conversations':
       return single('conversations', page, await searchConversations(ctx, params as ParamsOf<'conversations'>));
-    case 'articles':
-      return single('articles', page, await searchArticles(ctx, params));
+    case 'articles': {
+      const result = await searchArticles(ctx, params);
+      return single('articles', page, result, 'postgres', await articleNotices(ctx, params, result, options.checks));
+    }
     case 'messages': {
       const messageParams = params as ParamsOf<'messages'>;
       const result = await searchMessages(ctx, engines, messageParams);
