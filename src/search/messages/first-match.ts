@@ -5,25 +5,44 @@
  * DSL) per word, whatever the number of forms, so the checks stay bounded by the word count.
  */
 import type { SqlParams, SqlQuery } from '../../db/db.js';
-import { likePrefilter, patternTest, wordStartRegex } from '../text.js';
+import { rowCount, timeBounds } from '../sql.js';
+import { likePrefilter, wordStartRegex } from '../text.js';
 import type { SearchHit } from './client.js';
+import type { MessageQuery } from './query.js';
+import { searchableTypeClause } from './records.js';
 
 /**
- * One statement: `first` is the index of the first form a message matches, or null. `filters`
- * are the search's filters over alias `m`, their values already in `p`: every existence check
- * shares them. CASE asks the checks in order and stops at the first that holds (each EXISTS is an
- * initplan, run only when its branch is reached), so a word that matches alone costs one check.
- * Each check is the engine's own test: the ILIKE prefilter (hidden from the planner, as the
- * trigram reads hide it) and the word-start expression that decides.
+ * Rows of the newest messages a check walks before it asks the trigram index: a common word is in
+ * one of them, and the index's bitmap of its candidates (every message holding its trigrams) is
+ * the slow part of a check. A word no window row holds goes to the index, where a rare one has
+ * few candidates.
  */
-export function buildFirstMatchQuery(forms: string[], p: SqlParams, filters: string[]): SqlQuery {
+export const FIRST_MATCH_WINDOW = 1_000;
+
+/**
+ * One statement: `first` is the index of the first form a message matches, or null. `check` is
+ * every filter of the search as one check over alias `m` (messageFilterClauses, `hidden`), its
+ * values already in `p`, shared by every existence check. Each form is looked for first among
+ * the newest FIRST_MATCH_WINDOW messages of the account's window (a walk of its index by account
+ * and time, the filters checking its rows), then through the trigram index alone (the filters
+ * and the pattern hidden from the planner, as the trigram reads hide them): OR and CASE stop at
+ * the first test that holds (each EXISTS is an initplan, run only when reached), so a common word
+ * costs a short walk and a rare one a small bitmap. The test is the engine's own: the ILIKE
+ * prefilter, then the word-start expression that decides.
+ */
+export function buildFirstMatchQuery(query: MessageQuery, forms: string[], p: SqlParams, check: string[]): SqlQuery {
+  const scope = [
+    `w.account_id = ${p.add(query.accountId)}::bigint`,
+    searchableTypeClause('w'),
+    ...timeBounds('w.created_at', query.since, query.until, p),
+  ];
+  const window = `(SELECT w.* FROM messages w WHERE ${scope.join(' AND ')} ORDER BY w.created_at DESC LIMIT ${rowCount(FIRST_MATCH_WINDOW)}) m`;
   const branches = forms.map((form, i) => {
-    const test = [
-      ...filters,
-      `m.content ${patternTest('ILIKE', likePrefilter(form), p, true)}`,
-      `(m.content || '') ~ ${p.add(wordStartRegex(form))}`,
-    ];
-    return `WHEN EXISTS (SELECT 1 FROM messages m WHERE ${test.join(' AND ')}) THEN ${i}`;
+    const like = p.add(likePrefilter(form));
+    const word = `(m.content || '') ~ ${p.add(wordStartRegex(form))}`;
+    const walked = `EXISTS (SELECT 1 FROM ${window} WHERE ${[...check, `m.content ILIKE ${like}`, word].join(' AND ')})`;
+    const indexed = `EXISTS (SELECT 1 FROM messages m WHERE ${[...check, `m.content ILIKE (SELECT ${like}::text)`, word].join(' AND ')})`;
+    return `WHEN ${walked} OR ${indexed} THEN ${i}`;
   });
   return { text: `SELECT CASE ${branches.join(' ')} END AS first`, values: p.values };
 }

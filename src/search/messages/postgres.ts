@@ -910,7 +910,7 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
     firstMatch: async (query, forms) => {
       const p = new SqlParams();
       const [row] = await db.query<{ first: number | null }>(
-        buildFirstMatchQuery(forms, p, messageFilterClauses(query, p)),
+        buildFirstMatchQuery(query, forms, p, messageFilterClauses(query, p, 'hidden')),
         'search_messages_pg_first_match',
       );
       return row?.first ?? undefined;
