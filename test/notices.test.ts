@@ -227,6 +227,18 @@ describe.each(engines)('word checks of an empty search on $name', ({ name, skip,
     expect(checksOf(several)).toBe(2);
   });
 
+  it.skipIf(skip)('checks under every filter of the search: sender, window, account', async () => {
+    const nobody = await run(f.admin, { q: 'damaged parcel', from: 'contact:999999' });
+    expect(nobody.notices[0]).toBe('No message has any of the words `damaged` and `parcel`, even alone.');
+    // `wobble` is in a message older than the window and in another account's.
+    const old = await run(f.admin, { q: 'damaged wobble' });
+    expect(old.notices[0]).toBe(
+      'No message has every word; `damaged` alone matches, `wobble` does not: drop the words that do not match.',
+    );
+    const since = await run(f.admin, { q: 'damaged wobble', since: NOW - DAY });
+    expect(since.notices).toEqual(['No message has any of the words `damaged` and `wobble`, even alone.']);
+  });
+
   it.skipIf(skip)('checks at most five words', async () => {
     const r = await run(f.admin, { q: 'damaged aaaa bbbb cccc dddd eeee ffff' });
     expect(r.notices[0]).toMatch(/\(the first 5 words were checked\)/);
