@@ -22,9 +22,12 @@ export interface SearchdeskEngineOptions {
  */
 export const SEARCHDESK_FORMAT: IndexFormat = { time: 'epoch_millis', onlySearchable: true };
 
+/** How one word matches in searchdesk's index: it starts a word of the message. The search and the word checks share it. */
+export const wordClause = (word: string) => ({ prefix: { words: { value: word } } });
+
 /** Filters only (no scoring): the query's filters and a prefix clause per word. */
 export function buildSearchdeskQuery(query: MessageQuery) {
-  const words = query.words.map((w) => ({ prefix: { words: { value: w } } }));
+  const words = query.words.map(wordClause);
   return {
     from: query.offset,
     size: query.limit,
@@ -48,7 +51,7 @@ export function createSearchdeskEngine(client: SearchClient, index: string): Mes
       return (await client.search(index, buildSearchdeskQuery(query))).hits.map((h) => Number(h.sort?.[1]));
     },
     async firstMatch(query, forms) {
-      const clauses = forms.map((w) => ({ prefix: { words: { value: w } } }));
+      const clauses = forms.map(wordClause);
       const filters = messageFilters({ ...query, everyInbox: false }, SEARCHDESK_FORMAT);
       return firstMatchOfHits((await client.search(index, buildFirstMatchSearch(filters, clauses))).hits, forms.length);
     },
