@@ -52,6 +52,11 @@ export interface PipelineRequest<O extends AnyOperation> {
   params: () => ParamsFor<O> & { account_id?: number };
   /** The request's logger (request id, route or tool); `deps.logger` when absent. */
   logger?: Logger;
+  /**
+   * Whether the notices may cost statements (the word checks of an empty search); default true.
+   * A surface that shows no notices (REST) turns them off: its result is the same, only cheaper.
+   */
+  checks?: boolean;
 }
 
 /** What the request's one log line says about it, even when a check refused it; never a token. */
@@ -78,7 +83,7 @@ export async function handle<O extends AnyOperation>(deps: SearchDeps, req: Pipe
   const facts: LogFacts = {};
   try {
     const { ctx, params } = await admit(deps, req, facts);
-    return { facts, result: await run(ctx, deps, req.operation, params, facts) };
+    return { facts, result: await run(ctx, deps, req.operation, params, facts, req.checks ?? true) };
   } catch (err) {
     return { facts, error: toSearchError(err) };
   }
@@ -130,13 +135,14 @@ async function run<O extends AnyOperation>(
   op: O,
   params: ParamsFor<O>,
   facts: LogFacts,
+  checks: boolean,
 ): Promise<ResultOf<O>> {
   if (isReadOperation(op)) {
     const result = await runRead(ctx, op, params as ReadParamsOf<typeof op>);
     facts.engine = result.meta.engine;
     return result as ResultOf<O>;
   }
-  const result = await runSearch(ctx, deps.engines, op, params as ParamsOf<Operation>);
+  const result = await runSearch(ctx, deps.engines, op, params as ParamsOf<Operation>, { checks });
   facts.counts = countRows(result.payload);
   facts.engine = result.meta.engine;
   return result as ResultOf<O>;

@@ -15,6 +15,17 @@ export interface MessageEngine {
    * Postgres itself: no second read of the page by id).
    */
   findRows?(query: MessageQuery): Promise<MessageRow[]>;
+  /**
+   * Of `forms` (words, the one wanted most first), the index of the first that some message
+   * matches on its own under every filter of `query` (its words, offset and limit aside), or
+   * undefined when none does: one statement or request, for the notices of an empty search.
+   */
+  firstMatch?(query: MessageQuery, forms: string[]): Promise<number | undefined>;
+  /**
+   * The engine matches analysed words (stems, a typo), not word prefixes: a shorter form of a
+   * word finds nothing more than the word, so an empty search's checks ask for the words alone.
+   */
+  readonly analyzed?: boolean;
   /** Resolves when the engine answers and its index is usable; throws otherwise. */
   check(): Promise<void>;
   close(): Promise<void>;

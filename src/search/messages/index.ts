@@ -33,6 +33,8 @@ export type EngineLabel = string;
 
 export interface MessagePage extends Page<MessageRecord> {
   engine: EngineLabel;
+  /** What was searched; undefined when nothing could match (no word, no accessible inbox). */
+  query?: MessageQuery;
 }
 
 export function messageSearchEnabled(ctx: SearchContext, engines: MessageEngines): boolean {
@@ -89,14 +91,15 @@ export async function searchMessages(ctx: SearchContext, engines: MessageEngines
   if (engines.primary.findRows) {
     // The engine reads Postgres itself: its rows are the records, read with the same filters.
     const page = cutPage(await engines.primary.findRows(query));
-    return { items: page.items.map(toMessageRecord), hasMore: page.hasMore, engine: engines.primary.label };
+    return { items: page.items.map(toMessageRecord), hasMore: page.hasMore, engine: engines.primary.label, query };
   }
   const answer = await searchIds(ctx, engines, query);
   // The engine searched without the inbox filter (messageFilters) and a hit is in none of the
   // account's inboxes now (an inbox being deleted, or one created since the access was read): the
   // page is searched again with the inboxes, as it would have been without the shortcut.
-  if (query.everyInbox && answer.dropped) return searchIds(ctx, engines, { ...query, everyInbox: false });
-  return answer;
+  const { items, hasMore, engine } =
+    query.everyInbox && answer.dropped ? await searchIds(ctx, engines, { ...query, everyInbox: false }) : answer;
+  return { items, hasMore, engine, query };
 }
 
 /**

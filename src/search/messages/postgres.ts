@@ -38,6 +38,7 @@ import {
   wordStartRegex,
 } from '../text.js';
 import type { MessageEngine } from './engine.js';
+import { buildFirstMatchQuery } from './first-match.js';
 import type { MessageQuery } from './query.js';
 import { MESSAGE_COLUMNS, searchableTypeClause, type MessageRow } from './records.js';
 
@@ -906,6 +907,14 @@ export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIM
           `search_messages_pg_${strategy}`,
         ),
       ),
+    firstMatch: async (query, forms) => {
+      const p = new SqlParams();
+      const [row] = await db.query<{ first: number | null }>(
+        buildFirstMatchQuery(query, forms, p, messageFilterClauses(query, p, 'hidden')),
+        'search_messages_pg_first_match',
+      );
+      return row?.first ?? undefined;
+    },
     check: () => db.ping(),
     async close() {},
   };

@@ -5,6 +5,7 @@
  */
 import type { SearchClient } from './client.js';
 import type { MessageEngine } from './engine.js';
+import { buildFirstMatchSearch, firstMatchOfHits } from './first-match.js';
 import { messageFilters, type IndexFormat } from './query-dsl.js';
 import type { MessageQuery } from './query.js';
 
@@ -21,9 +22,12 @@ export interface SearchdeskEngineOptions {
  */
 export const SEARCHDESK_FORMAT: IndexFormat = { time: 'epoch_millis', onlySearchable: true };
 
+/** How one word matches in searchdesk's index: it starts a word of the message. The search and the word checks share it. */
+export const wordClause = (word: string) => ({ prefix: { words: { value: word } } });
+
 /** Filters only (no scoring): the query's filters and a prefix clause per word. */
 export function buildSearchdeskQuery(query: MessageQuery) {
-  const words = query.words.map((w) => ({ prefix: { words: { value: w } } }));
+  const words = query.words.map(wordClause);
   return {
     from: query.offset,
     size: query.limit,
@@ -45,6 +49,11 @@ export function createSearchdeskEngine(client: SearchClient, index: string): Mes
     label: client.kind,
     async findIds(query) {
       return (await client.search(index, buildSearchdeskQuery(query))).hits.map((h) => Number(h.sort?.[1]));
+    },
+    async firstMatch(query, forms) {
+      const clauses = forms.map(wordClause);
+      const filters = messageFilters({ ...query, everyInbox: false }, SEARCHDESK_FORMAT);
+      return firstMatchOfHits((await client.search(index, buildFirstMatchSearch(filters, clauses))).hits, forms.length);
     },
     async check() {
       // GET / is not available on every deployment (e.g. the stripped test server): ask the index.

@@ -9,6 +9,7 @@
 import { hitId, type ClientKind, type SearchClient, type SearchResponse } from './client.js';
 import { connectElasticsearch } from './elasticsearch.js';
 import type { MessageEngine } from './engine.js';
+import { buildFirstMatchSearch, firstMatchOfHits } from './first-match.js';
 import { connectOpenSearch } from './opensearch.js';
 import { messageFilters } from './query-dsl.js';
 import type { MessageQuery } from './query.js';
@@ -203,6 +204,13 @@ export function createSearchkickEngine(
     name: opts.client,
     label: `${opts.client}+searchkick`,
     findIds: (query) => findPageIds(client, opts.index, query),
+    analyzed: true,
+    async firstMatch(query, forms) {
+      // Each form as the help desk matches text (its own analysis of it), under the same filters.
+      const clauses = forms.map((w) => buildSearchkickMatch(w));
+      const body = buildFirstMatchSearch(buildSearchkickFilters({ ...query, everyInbox: false }), clauses);
+      return firstMatchOfHits((await client.search(opts.index, body)).hits, forms.length);
+    },
     async check() {
       if (!(await client.exists(opts.index))) {
         throw new Error(`index ${opts.index} not found — is advanced search enabled in the help desk?`);
