@@ -5,14 +5,14 @@
  * sampled message holds, at M: 1.6 ms with the trigram index, 0.7–1.05 with this one).
  *
  * The index is a prefilter: a superset of the messages where each word starts a word, which the
- * word-start expression then decides (wordStartRegex). It holds, for the first
+ * word-start expression then decides (wordStartMatch). It holds, for the first
  * MESSAGE_WORDS_INDEXED characters of each content, every run of ASCII letters and digits after
  * İ → i and the Kelvin sign → k and ASCII lower-casing (the only code points foldCase makes ASCII
  * letters of), each run cut into pieces of WORD_PIECE characters (a lexeme holds at most 2,047
  * bytes), and a marker lexeme on every longer content, which every query of the index matches. So
  * a word of ASCII letters and digits that starts a word of a content is the start of a lexeme of
  * it, or the content is marked:
- * - the character before a word start is no letter, digit or mark in the database's locale, so
+ * - the character before a word start is no letter, mark or number (word-characters.ts), so
  *   neither an ASCII letter nor digit: the run starts with the word;
  * - every character of the word's place in the content folds to an ASCII letter or digit, and is
  *   one after the mapping: the run holds the whole word, and its first piece does (a word of at
