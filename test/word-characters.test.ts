@@ -8,7 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqlParams } from '../src/db/db.js';
 import { toMessageDocument, type SourceMessageRow } from '../src/indexer/documents.js';
-import { splitWords, wordStartMatch } from '../src/search/text.js';
+import { splitWords, wordStartRegex } from '../src/search/text.js';
 import { WORD_CODE_POINTS } from '../src/search/word-characters.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 
@@ -50,7 +50,7 @@ const jsStarts = (cps: number[]) => cps.filter((cp) => splitWords(contentOf(cp))
 function startsQuery(cps: number[]) {
   const p = new SqlParams();
   const list = p.add(cps);
-  const test = wordStartMatch(`('x' || chr(cp) || '${WORD}')`, WORD, p);
+  const test = `('x' || chr(cp) || '${WORD}') ~ ${p.add(wordStartRegex(WORD))}`;
   return { text: `SELECT cp FROM unnest(${list}::int[]) cp WHERE ${test} ORDER BY cp`, values: p.values };
 }
 
@@ -73,7 +73,7 @@ describe('a word character', () => {
   it('is the same to the Postgres statements as to JS, on every code point', async () => {
     // The code points after which `wordz` does not start a word, as ranges: the word characters.
     const p = new SqlParams();
-    const test = wordStartMatch(`('x' || chr(cp) || '${WORD}')`, WORD, p);
+    const test = `('x' || chr(cp) || '${WORD}') ~ ${p.add(wordStartRegex(WORD))}`;
     const { rows } = await t.admin.query<{ first: number; last: number }>(
       `SELECT min(cp) AS first, max(cp) AS last FROM (
          SELECT cp, cp - row_number() OVER (ORDER BY cp) AS run
@@ -98,6 +98,26 @@ describe('a word character', () => {
     };
     const indexed = sample.filter((cp) => toMessageDocument({ ...row, content: contentOf(cp) }).words.includes(WORD));
     expect(indexed).toEqual(jsStarts(sample));
+  });
+
+  it('is found after any match of the word, not only its first', async () => {
+    const contents: Record<string, boolean> = {
+      [`é${WORD} ${WORD}`]: true, // the first match follows a letter past ASCII, the second a space
+      [`²${WORD} ⓐ${WORD}`]: true, // a number, then a symbol
+      [`é${WORD} ²${WORD}`]: false,
+      [`${WORD}`]: true,
+      [`_${WORD}`]: true,
+      [`a${WORD}`]: false,
+      [`\u0301${WORD}`]: false,
+    };
+    const p = new SqlParams();
+    const list = p.add(Object.keys(contents));
+    const { rows } = await t.admin.query<{ c: string; start: boolean }>(
+      `SELECT c, c ~ ${p.add(wordStartRegex(WORD))} AS start FROM unnest(${list}::text[]) c`,
+      p.values,
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.c, r.start]))).toEqual(contents);
+    expect(Object.keys(contents).map((c) => splitWords(c).includes(WORD))).toEqual(Object.values(contents));
   });
 
   it('covers the issue’s examples: marks and numbers are word characters, symbols are not', async () => {

@@ -5,7 +5,7 @@
  * sampled message holds, at M: 1.6 ms with the trigram index, 0.7–1.05 with this one).
  *
  * The index is a prefilter: a superset of the messages where each word starts a word, which the
- * word-start expression then decides (wordStartMatch). It holds, for the first
+ * word-start expression then decides (wordStartRegex). It holds, for the first
  * MESSAGE_WORDS_INDEXED characters of each content, every run of ASCII letters and digits after
  * İ → i and the Kelvin sign → k and ASCII lower-casing (the only code points foldCase makes ASCII
  * letters of), each run cut into pieces of WORD_PIECE characters (a lexeme holds at most 2,047

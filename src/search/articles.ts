@@ -11,8 +11,7 @@ import type { ArticleRecord } from './records.js';
 import { buildSnippet } from './snippet.js';
 import { epoch, pageClause, windowCanHold } from './sql.js';
 import { estimateShare, tableStats, type TableStats } from './statistics.js';
-import { hasTrigram, likePrefilter, splitWords, wordStartParams } from './text.js';
-import { wordStartTest } from './word-characters.js';
+import { hasTrigram, likePrefilter, splitWords, wordStartRegex } from './text.js';
 
 export interface ArticleRow {
   id: number;
@@ -197,14 +196,10 @@ export function buildArticlesQuery(
       .map((w) => likePrefilter(w))
       .filter((pattern) => hasTrigram(pattern))
       .map((pattern) => `${text} ILIKE ${hidden ? `(SELECT ${p.add(pattern)}::text)` : p.add(pattern)}`);
-  const starts = words.map((w) => wordStartParams(w, p));
-  const inTitle = starts.map((r) => `coalesce(${wordStartTest('a.title', r)}, false)`).join(' AND ');
-  const inTitleOrDescription = starts
-    .map((r) => `coalesce(${wordStartTest('a.title', r)} OR ${wordStartTest('a.description', r)}, false)`)
-    .join(' AND ');
-  const anywhere = starts
-    .map((r) => `(${wordStartTest('a.title', r)} OR ${wordStartTest('a.description', r)} OR ${wordStartTest('a.content', r)})`)
-    .join(' AND ');
+  const regexes = words.map((w) => p.add(wordStartRegex(w)));
+  const inTitle = regexes.map((r) => `coalesce(a.title ~ ${r}, false)`).join(' AND ');
+  const inTitleOrDescription = regexes.map((r) => `coalesce(a.title ~ ${r} OR a.description ~ ${r}, false)`).join(' AND ');
+  const anywhere = regexes.map((r) => `(a.title ~ ${r} OR a.description ~ ${r} OR a.content ~ ${r})`).join(' AND ');
   const tier = `CASE WHEN ${inTitle} THEN 2 WHEN ${inTitleOrDescription} THEN 1 ELSE 0 END`;
   const page = pageClause(params.page ?? 1, PAGE_SIZE, p);
   const ranked = (from: string, where: string[], t = tier) => `

@@ -3,7 +3,7 @@
  * uses, and how literal substrings and word prefixes are matched in SQL.
  */
 import type { SqlParams } from '../db/db.js';
-import { NON_WORD_RUN, wordStartPatterns, wordStartTest, type WordStartParams } from './word-characters.js';
+import { NON_WORD_CLASS, NON_WORD_RUN } from './word-characters.js';
 
 const ASCII = /^\p{ASCII}*$/u;
 
@@ -250,18 +250,13 @@ export function indexedSubstringMatch(columns: readonly string[], q: string, p: 
 }
 
 /**
- * SQL true when `text` holds the folded `word` at the start of a word, in any case (foldedRegex):
- * at the start of the text or after a character that is no word character (word-characters.ts),
- * the same in every database locale. Its patterns are parameters of `p`.
+ * A Postgres regular expression (for the case-sensitive `~`) that matches the folded `word` at the
+ * start of a word, in any case (foldedRegex): at the start of the text or after a character that
+ * is no word character (word-characters.ts: no letter, mark or number), spelled out, so the same
+ * in every database locale.
  */
-export function wordStartMatch(text: string, word: string, p: SqlParams): string {
-  return wordStartTest(text, wordStartParams(word, p));
-}
-
-/** The parameters of wordStartMatch, for a word tested on several texts (wordStartTest). */
-export function wordStartParams(word: string, p: SqlParams): WordStartParams {
-  const patterns = wordStartPatterns(foldedRegex(word));
-  return { ascii: p.add(patterns.ascii), beyond: p.add(patterns.beyond), exact: p.add(patterns.exact) };
+export function wordStartRegex(word: string): string {
+  return `(^|${NON_WORD_CLASS})${foldedRegex(word)}`;
 }
 
 /**

@@ -16,9 +16,6 @@ export const WORD_CODE_POINTS: ReadonlyArray<readonly [number, number]> = WORD_R
   }),
 );
 
-/** The first code point past ASCII. */
-const BEYOND_ASCII = 0x80;
-
 /** The code points that are no word character, from 1 (Postgres text holds no NUL), surrogates left out. */
 function nonWordCodePoints(): Array<[number, number]> {
   const gaps: Array<[number, number]> = [];
@@ -49,49 +46,17 @@ function areRanges(ranges: ReadonlyArray<readonly [number, number]>): string {
 
 const NON_WORD_CODE_POINTS = nonWordCodePoints();
 
-/** The ASCII characters that are no word character (every one but letters and digits). */
-const ASCII_NON_WORD = `[${areRanges(NON_WORD_CODE_POINTS.filter(([first]) => first < BEYOND_ASCII).map(([f, l]) => [f, Math.min(l, 0x7f)] as const))}]`;
-
-/** The characters past ASCII that are no word character: about 800 ranges, 11 kB of pattern. */
-const BEYOND_ASCII_NON_WORD = `[${areRanges(
-  NON_WORD_CODE_POINTS.filter(([, last]) => last >= BEYOND_ASCII).map(([f, l]) => [Math.max(f, BEYOND_ASCII), l] as const),
-)}]`;
+/**
+ * A Postgres bracket expression of every character that is no word character: about 800 ranges,
+ * 11 kB. Positive: Postgres compiles it in about 0.05 ms, where the negated class of the word
+ * characters took 0.35–1.3 ms. A walk that tests it on 21,726 contents holding the word took
+ * 65–72 ms against 58–60 with the locale class `[^[:alnum:]…]` it replaces (Postgres also
+ * compares the whole pattern with its cache of compiled ones on every row).
+ */
+export const NON_WORD_CLASS = `[${areRanges(NON_WORD_CODE_POINTS)}]`;
 
 /** One run of characters that are no word character, in JS (the `u` flag). */
 export const NON_WORD_RUN = new RegExp(
   `[^${WORD_CODE_POINTS.map(([first, last]) => `\\u{${first.toString(16)}}-\\u{${last.toString(16)}}`).join('')}]+`,
   'u',
 );
-
-/**
- * The Postgres regular expressions (for the case-sensitive `~`) that together tell whether the
- * text holds `wordRegex` (a folded word's foldedRegex) at the start of a word: at the start of the
- * text or after a character that is no word character.
- * - `ascii`: at the start or after an ASCII one. Small and quick: it decides most texts.
- * - `beyond`: after any character past ASCII; a text it rejects has no other word start.
- * - `exact`: after a character past ASCII that is no word character. Its class is large (0.05 ms
- *   to compile, and Postgres compares the whole pattern with its cache on every row), so it runs
- *   only on the texts the other two leave undecided (wordStartTest).
- */
-export function wordStartPatterns(wordRegex: string): { ascii: string; beyond: string; exact: string } {
-  return {
-    ascii: `(^|${ASCII_NON_WORD})${wordRegex}`,
-    beyond: `[\\u0080-\\U0010ffff]${wordRegex}`,
-    exact: `${BEYOND_ASCII_NON_WORD}${wordRegex}`,
-  };
-}
-
-/** The parameters (`$n`) of a word's wordStartPatterns. */
-export interface WordStartParams {
-  ascii: string;
-  beyond: string;
-  exact: string;
-}
-
-/**
- * SQL true when `text` holds the word of `params` at the start of a word (NULL for a NULL text,
- * like `~`). Postgres evaluates the tests in order and stops at the first that decides.
- */
-export function wordStartTest(text: string, params: WordStartParams): string {
-  return `(${text} ~ ${params.ascii} OR (${text} ~ ${params.beyond} AND ${text} ~ ${params.exact}))`;
-}

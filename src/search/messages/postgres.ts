@@ -35,7 +35,7 @@ import {
   looksSpecific,
   patternTest,
   prefilterTrigrams,
-  wordStartMatch,
+  wordStartRegex,
 } from '../text.js';
 import type { MessageEngine } from './engine.js';
 import type { MessageQuery } from './query.js';
@@ -105,7 +105,7 @@ export function messageFilterClauses(query: MessageFilters, p: SqlParams, scope:
  * index's candidates, the word start on the page's rows only.
  */
 function messageWordClauses(words: string[], p: SqlParams): string[] {
-  return words.flatMap((w) => [`m.content ILIKE ${p.add(likePrefilter(w))}`, wordStartMatch("(m.content || '')", w, p)]);
+  return words.flatMap((w) => [`m.content ILIKE ${p.add(likePrefilter(w))}`, `(m.content || '') ~ ${p.add(wordStartRegex(w))}`]);
 }
 
 /**
@@ -126,7 +126,7 @@ function walkWordClauses(words: string[], p: SqlParams, content = 'm.content'): 
     const first = like
       ? `${content} COLLATE "C" ${patternTest('ILIKE', like.pattern, p, true)}`
       : `${content} ${patternTest('~', foldedRegex(w), p, true)}`;
-    return [first, wordStartMatch("(m.content || '')", w, p)];
+    return [first, `(m.content || '') ~ ${p.add(wordStartRegex(w))}`];
   });
 }
 
@@ -438,7 +438,7 @@ export function buildMessageIdsQuery(
         ? [`${messageWordsVector('m.content')} @@ (SELECT ${p.add(starts)}::tsquery)`]
         : query.words.map((w) => `m.content ${patternTest('ILIKE', likePrefilter(w), p, true)}`)),
     ];
-    const words = query.words.map((w) => wordStartMatch("(m.content || '')", w, p));
+    const words = query.words.map((w) => `(m.content || '') ~ ${p.add(wordStartRegex(w))}`);
     const page = `
       SELECT ${select === 'record' ? RECORD_SOURCE : 'm.id, m.created_at'}
       FROM (SELECT c.id, c.created_at FROM matched c ORDER BY c.created_at DESC, c.id DESC) c
