@@ -6,7 +6,7 @@ import { createOpenSearchStore } from '../src/indexer/opensearch.js';
 import { buildIndex, runIndex, type IndexerDeps } from '../src/indexer/indexer.js';
 import { silentProgress } from '../src/indexer/progress.js';
 import { currentWatermark } from '../src/indexer/source.js';
-import type { IndexStore } from '../src/indexer/store.js';
+import { INDEX_FORMAT_VERSION, type IndexStore } from '../src/indexer/store.js';
 import { createElasticsearchClient, createElasticsearchEngine } from '../src/search/messages/elasticsearch.js';
 import type { MessageEngine } from '../src/search/messages/engine.js';
 import { createOpenSearchClient, createOpenSearchEngine } from '../src/search/messages/opensearch.js';
@@ -162,7 +162,7 @@ describe.each(backends)('indexer ($name)', ({ name, skip, open }) => {
     const interrupted = `${alias}_00000000000000001`;
     await store.createIndex(interrupted, {
       format: 'searchdesk',
-      version: 1,
+      version: INDEX_FORMAT_VERSION,
       state: 'building',
       lastId: cut,
       watermark: await currentWatermark(t.db),
@@ -172,6 +172,22 @@ describe.each(backends)('indexer ($name)', ({ name, skip, open }) => {
     expect(await store.count(alias)).toBe(ids.filter((id) => id > cut).length);
     await buildIndex(deps); // a full rebuild restores everything
     expect(await store.count(alias)).toBe(ids.length);
+  });
+
+  it.skipIf(skip)('rebuilds an index of an earlier format version instead of syncing it', async () => {
+    const built = (await runIndex(deps)).index;
+    const meta = (await store.getMeta(built))!;
+    await store.putMeta(built, { ...meta, version: INDEX_FORMAT_VERSION - 1 });
+    const stale = `${alias}_00000000000000000`;
+    await store.createIndex(stale, { ...meta, version: INDEX_FORMAT_VERSION - 1, state: 'building', lastId: 0 });
+    const r = await runIndex(deps);
+    expect(r.index).not.toBe(built);
+    expect(r.index).not.toBe(stale);
+    expect(await store.resolveAlias(alias)).toEqual({ kind: 'alias', indices: [r.index] });
+    expect((await store.getMeta(r.index))?.version).toBe(INDEX_FORMAT_VERSION);
+    // Neither the old index nor one half built by the earlier version is left behind.
+    expect(await store.listIndices(`${alias}_`)).toEqual([r.index]);
+    expect(await store.count(alias)).toBe(await searchableCount());
   });
 
   it.skipIf(skip)('keeps search answering while a rebuild swaps the alias', async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchDeps } from '../src/search/core.js';
 import type { MessageEngine } from '../src/search/messages/engine.js';
 import { SearchError } from '../src/errors.js';
+import { MAX_Q_LENGTH } from '../src/search/params.js';
 import { messageRecordSchema } from '../src/search/records.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { createTestIndex, hasEs, type TestIndex } from './helpers/es.js';
@@ -16,6 +17,7 @@ import { makeDeps, search } from './helpers/core.js';
 
 const NOW = Math.floor(Date.now() / 1000);
 const clock = () => NOW * 1000;
+const HEX_DUMP = '0123456789abcdef'.repeat(250);
 
 let t: TestDatabase;
 let esIndex: TestIndex | undefined;
@@ -108,6 +110,17 @@ beforeAll(async () => {
   m.orphan = await fx.message(c4, { content: 'pagedword in a deleted inbox', created_at: NOW - 12 * DAY + 60 });
   for (let i = 0; i < 15; i++)
     m[`paged${i}`] = await fx.message(c1, { content: `pagedword number ${i}`, created_at: NOW - 12 * DAY - i });
+  // Word characters are letters, marks and numbers on every engine (README, "Word boundaries").
+  m.emoji = await fx.message(c1, { content: '⚠️Warning light is on', created_at: NOW - 13 * DAY });
+  m.thai = await fx.message(c1, { content: 'ไม่ได้รับสินค้า', created_at: NOW - 13 * DAY - 60 });
+  m.hindi = await fx.message(c1, { content: 'नमस्ते दोस्तों', created_at: NOW - 13 * DAY - 120 });
+  m.superscript = await fx.message(c1, { content: 'x²abc formula', created_at: NOW - 13 * DAY - 180 });
+  m.circled = await fx.message(c1, { content: 'Ⓐpple pie', created_at: NOW - 13 * DAY - 240 });
+  // A word far longer than the index holds of a word (MAX_WORD_LENGTH).
+  m.hexdump = await fx.message(c1, { content: `dump ${HEX_DUMP} end`, created_at: NOW - 14 * DAY });
+  // Two messages within one millisecond, stored out of id order: the later microsecond first.
+  m.tieLater = await fx.message(c1, { content: 'tieword later', created_at: NOW - 15 * DAY + 0.0009 });
+  m.tieEarlier = await fx.message(c1, { content: 'tieword earlier', created_at: NOW - 15 * DAY + 0.0001 });
   const otherInbox = await fx.inbox(other);
   const oc = await fx.conversation(other, otherInbox);
   m.otherAccount = await fx.message(oc, { content: 'zebra of another account', created_at: NOW - 1 * DAY });
@@ -273,6 +286,39 @@ const cases = (): Case[] => [
     expect: Array.from({ length: 5 }, (_, i) => `bulk${4 - i}`),
   },
   { name: 'returns an empty page past the end', params: () => ({ q: 'bulkword', page: 3 }), expect: [] },
+  {
+    name: 'orders messages within one millisecond by their stored microseconds',
+    params: () => ({ q: 'tieword' }),
+    expect: ['tieLater', 'tieEarlier'],
+  },
+  {
+    name: 'treats an emoji variation selector as a mark (no word starts after it)',
+    params: () => ({ q: 'warning' }),
+    expect: [],
+  },
+  { name: 'finds a word that starts with an emoji variation selector', params: () => ({ q: '⚠️Warning' }), expect: ['emoji'] },
+  { name: 'treats Thai tone marks as part of a word', params: () => ({ q: 'ได้รับ' }), expect: [] },
+  { name: 'finds a Thai word by its start', params: () => ({ q: 'ไม่ได้' }), expect: ['thai'] },
+  { name: 'treats a Devanagari virama as part of a word', params: () => ({ q: 'ते' }), expect: [] },
+  { name: 'finds a Devanagari word by its start', params: () => ({ q: 'नमस' }), expect: ['hindi'] },
+  { name: 'treats a superscript digit as part of a word', params: () => ({ q: 'abc' }), expect: [] },
+  { name: 'finds a word holding a superscript digit', params: () => ({ q: 'x²' }), expect: ['superscript'] },
+  { name: 'starts a word after a circled letter (a symbol)', params: () => ({ q: 'pple' }), expect: ['circled'] },
+  {
+    name: 'finds a word longer than the index holds by a prefix',
+    params: () => ({ q: HEX_DUMP.slice(0, 40) }),
+    expect: ['hexdump'],
+  },
+  {
+    name: 'finds a word longer than the index holds by the longest prefix q can hold',
+    params: () => ({ q: HEX_DUMP.slice(0, MAX_Q_LENGTH) }),
+    expect: ['hexdump'],
+  },
+  {
+    name: 'finds a word longer than the index holds with a word after it',
+    params: () => ({ q: `${HEX_DUMP.slice(0, 100)} end` }),
+    expect: ['hexdump'],
+  },
 ];
 
 const engines: Array<{ name: string; skip: boolean; make: () => MessageEngine | undefined }> = [

@@ -11,9 +11,9 @@ const INDEX_HELP = `Usage: searchdesk index [--rebuild] [--follow [--interval SE
 Builds and keeps current the message index behind ELASTICSEARCH_INDEX / OPENSEARCH_INDEX
 (an alias; default searchdesk_messages) from DATABASE_URL's messages.
 
-  (no option)     First run: full build. Later runs: apply changes since the last run
-                  (new, edited, re-typed messages) and remove deleted ones. Twice in a row
-                  changes nothing.
+  (no option)     First run, or an index of an earlier format version: full build. Later
+                  runs: apply changes since the last run (new, edited, re-typed messages)
+                  and remove deleted ones. Twice in a row changes nothing.
   --rebuild       Build a fresh index and swap the alias to it in one request (no downtime).
   --follow        Keep running: apply changes every --interval seconds (default 5) and remove
                   deleted messages every minute, until SIGINT/SIGTERM.

@@ -12,7 +12,7 @@
  * bytes), and a marker lexeme on every longer content, which every query of the index matches. So
  * a word of ASCII letters and digits that starts a word of a content is the start of a lexeme of
  * it, or the content is marked:
- * - the character before a word start is no letter, digit or mark in the database's locale, so
+ * - the character before a word start is no letter, mark or number (word-characters.ts), so
  *   neither an ASCII letter nor digit: the run starts with the word;
  * - every character of the word's place in the content folds to an ASCII letter or digit, and is
  *   one after the mapping: the run holds the whole word, and its first piece does (a word of at

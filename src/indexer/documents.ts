@@ -3,6 +3,7 @@
  * one. Words are split here with the same rule the search uses, so every engine agrees.
  */
 import { messageTypeName, type MessageTypeName } from '../search/messages/records.js';
+import { boundedWord } from '../search/messages/searchdesk.js';
 import { splitWords } from '../search/text.js';
 
 /** A `messages` row as the indexer reads it (only searchable types are read). */
@@ -18,6 +19,8 @@ export interface SourceMessageRow {
   sender_id: number | null;
   /** Unix milliseconds. */
   created_at_ms: number;
+  /** Unix microseconds: the stored value, which orders results (contract: `created_at DESC, id DESC`). */
+  created_at_us: number;
   /** Unix milliseconds. */
   updated_at_ms: number;
 }
@@ -31,14 +34,14 @@ export interface MessageDocument {
   private: boolean;
   sender_type: string | null;
   sender_id: number | null;
+  /** Unix milliseconds, for the time filters. */
   created_at: number;
+  /** Unix microseconds, the sort key: messages within one millisecond keep Postgres's order. */
+  created_at_us: number;
   updated_at: number;
-  /** Distinct lower-cased words of the content; searched by prefix. */
+  /** Distinct folded words of the content, each cut to MAX_WORD_LENGTH; searched by prefix. */
   words: string[];
 }
-
-/** Longest word kept in the index (Lucene terms are limited to 32 766 bytes). */
-export const MAX_WORD_LENGTH = 2_000;
 
 export function toMessageDocument(row: SourceMessageRow): MessageDocument {
   return {
@@ -51,8 +54,9 @@ export function toMessageDocument(row: SourceMessageRow): MessageDocument {
     sender_type: row.sender_type,
     sender_id: row.sender_id === null ? null : Number(row.sender_id),
     created_at: Number(row.created_at_ms),
+    created_at_us: Number(row.created_at_us),
     updated_at: Number(row.updated_at_ms),
-    words: splitWords(row.content ?? '').filter((w) => w.length <= MAX_WORD_LENGTH),
+    words: [...new Set(splitWords(row.content ?? '').map(boundedWord))],
   };
 }
 
@@ -64,7 +68,7 @@ export const MESSAGE_INDEX_BODY = {
     refresh_interval: '1s',
     // Stored in result order: with track_total_hits off, a search stops after the page's rows in
     // each segment instead of collecting and sorting every match of a common word.
-    'sort.field': ['created_at', 'id'],
+    'sort.field': ['created_at_us', 'id'],
     'sort.order': ['desc', 'desc'],
   },
   mappings: {
@@ -79,6 +83,7 @@ export const MESSAGE_INDEX_BODY = {
       sender_type: { type: 'keyword' },
       sender_id: { type: 'long' },
       created_at: { type: 'date', format: 'epoch_millis' },
+      created_at_us: { type: 'long' },
       updated_at: { type: 'date', format: 'epoch_millis' },
       words: { type: 'keyword' },
     },

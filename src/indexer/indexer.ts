@@ -17,7 +17,7 @@ import {
   readSourceBatches,
   type ChangedRow,
 } from './source.js';
-import type { IndexMeta, IndexStore } from './store.js';
+import { INDEX_FORMAT_VERSION, type IndexMeta, type IndexStore } from './store.js';
 
 export interface IndexerDeps {
   db: Db;
@@ -72,16 +72,30 @@ export async function buildIndex(deps: IndexerDeps): Promise<IndexerReport> {
   for (const candidate of await store.listIndices(`${alias}_`)) {
     if (current.includes(candidate)) continue;
     const m = await store.getMeta(candidate);
-    if (m?.state === 'building') {
+    if (m?.state !== 'building') continue;
+    if (m.version === INDEX_FORMAT_VERSION) {
       index = candidate;
       meta = m;
+    } else {
+      // Half built by another version: its documents cannot be continued.
+      logger.info(
+        { event: 'index_drop_stale', index: candidate, version: m.version },
+        `deleting ${candidate} (format ${m.version})`,
+      );
+      await store.deleteIndex(candidate);
     }
   }
   if (index && meta) {
     logger.info({ event: 'index_resume', index, lastId: meta.lastId }, `resuming ${index} after message ${meta.lastId}`);
   } else {
     index = `${alias}_${(deps.suffix ?? timestampSuffix)()}`;
-    meta = { format: 'searchdesk', version: 1, state: 'building', lastId: 0, watermark: await currentWatermark(deps.db) };
+    meta = {
+      format: 'searchdesk',
+      version: INDEX_FORMAT_VERSION,
+      state: 'building',
+      lastId: 0,
+      watermark: await currentWatermark(deps.db),
+    };
     await store.createIndex(index, meta);
     logger.info({ event: 'index_create', index }, `created ${index}`);
   }
@@ -141,6 +155,11 @@ export async function syncIndex(deps: IndexerDeps): Promise<IndexerReport> {
   if (!index) throw new Error(`no index behind ${deps.alias}: run \`searchdesk index\` first`);
   const meta = await store.getMeta(index);
   if (!meta || meta.format !== 'searchdesk') throw new Error(`${index} was not built by searchdesk`);
+  if (meta.version !== INDEX_FORMAT_VERSION) {
+    throw new Error(
+      `${index} holds format ${meta.version}, this searchdesk writes format ${INDEX_FORMAT_VERSION}: run \`searchdesk index\` to rebuild it`,
+    );
+  }
   const batchSize = deps.batchSize ?? 2_000;
   let indexed = 0;
   let deleted = 0;
@@ -182,10 +201,21 @@ export async function reconcileIndex(deps: IndexerDeps): Promise<IndexerReport> 
   return report(index, 0, deleted, started);
 }
 
-/** `searchdesk index`: build when there is no index yet (or `rebuild`), else sync + reconcile. */
+/**
+ * `searchdesk index`: build when there is no index yet, when it holds another format version
+ * (INDEX_FORMAT_VERSION), or on `rebuild`; else sync + reconcile.
+ */
 export async function runIndex(deps: IndexerDeps, opts: { rebuild?: boolean } = {}): Promise<IndexerReport> {
   const current = await aliasIndices(deps);
   if (opts.rebuild || current.length === 0) return buildIndex(deps);
+  const meta = await deps.store.getMeta(current[0]!);
+  if (meta?.format === 'searchdesk' && meta.version !== INDEX_FORMAT_VERSION) {
+    deps.logger.info(
+      { event: 'index_format_changed', index: current[0], version: meta.version, current: INDEX_FORMAT_VERSION },
+      `${current[0]} holds format ${meta.version}; rebuilding it in format ${INDEX_FORMAT_VERSION}`,
+    );
+    return buildIndex(deps);
+  }
   const started = performance.now();
   const synced = await syncIndex(deps);
   const reconciled = await reconcileIndex(deps);

@@ -8,6 +8,8 @@ const SOURCE_COLUMNS = `
   m.id, m.account_id, m.inbox_id, m.conversation_id, m.content, m.message_type, m.private,
   m.sender_type, m.sender_id,
   floor(extract(epoch FROM m.created_at) * 1000)::bigint AS created_at_ms,
+  extract(epoch FROM date_trunc('second', m.created_at))::bigint * 1000000
+    + extract(microseconds FROM m.created_at)::bigint % 1000000 AS created_at_us,
   floor(extract(epoch FROM m.updated_at) * 1000)::bigint AS updated_at_ms`;
 
 const SEARCHABLE = searchableTypeClause();

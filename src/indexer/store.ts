@@ -13,10 +13,18 @@ export interface Watermark {
   id: number;
 }
 
+/**
+ * The version of the documents and mapping this searchdesk writes. An index of another version is
+ * rebuilt by `searchdesk index` (README, "Upgrading"). 2: words cut to MAX_WORD_LENGTH instead of
+ * left out, and the microsecond sort key `created_at_us`.
+ */
+export const INDEX_FORMAT_VERSION = 2;
+
 /** Kept in the index mapping's `_meta`, so the index itself knows how far it got. */
 export interface IndexMeta {
   format: 'searchdesk';
-  version: 1;
+  /** INDEX_FORMAT_VERSION when it was built (1 before the version was counted). */
+  version: number;
   state: 'building' | 'ready';
   /** Highest message id copied by the full build (resume point). */
   lastId: number;

@@ -13,7 +13,6 @@ import {
   splitWords,
   indexedSubstringMatch,
   substringMatch,
-  wordStartRegex,
 } from './text.js';
 import { SqlParams } from '../db/db.js';
 
@@ -128,13 +127,6 @@ describe('escapeLike', () => {
   it('makes %, _ and \\ literal', () => {
     expect(escapeLike('50%_a\\b')).toBe('50\\%\\_a\\\\b');
     expect(containsPattern('a%')).toBe('%a\\%%');
-  });
-});
-
-describe('wordStartRegex', () => {
-  it('treats combining marks as part of a word, like splitWords does', () => {
-    expect(splitWords('e\u0301cole')).toEqual(['e\u0301cole']);
-    expect(wordStartRegex('cole')).toContain('\\u0300-\\u036f');
   });
 });
 

@@ -3,9 +3,7 @@
  * uses, and how literal substrings and word prefixes are matched in SQL.
  */
 import type { SqlParams } from '../db/db.js';
-
-/** Word characters: letters, combining marks and digits, in any script. */
-const NON_WORD = /[^\p{L}\p{M}\p{N}]+/u;
+import { NON_WORD_CLASS, NON_WORD_RUN } from './word-characters.js';
 
 const ASCII = /^\p{ASCII}*$/u;
 
@@ -28,12 +26,13 @@ export function foldCase(text: string): string {
 }
 
 /**
- * Splits text into folded words on every non-letter/digit character (contract §4.2).
+ * Splits text into folded words on every character that is no letter, mark or number
+ * (contract §4.2, word-characters.ts).
  * `"Zebra-crossing, test1!"` → `["zebra", "crossing", "test1"]`. Duplicates are removed.
  */
 export function splitWords(text: string): string[] {
   const words = new Set<string>();
-  for (const w of foldCase(text).split(NON_WORD)) if (w !== '') words.add(w);
+  for (const w of foldCase(text).split(NON_WORD_RUN)) if (w !== '') words.add(w);
   return [...words];
 }
 
@@ -251,18 +250,13 @@ export function indexedSubstringMatch(columns: readonly string[], q: string, p: 
 }
 
 /**
- * Combining marks (Unicode blocks of Mn characters): part of a word, like letters, though
- * Postgres's [:alnum:] does not include them. Written as ARE escapes.
- */
-const MARK_RANGES = ['\\u0300-\\u036f', '\\u1ab0-\\u1aff', '\\u1dc0-\\u1dff', '\\u20d0-\\u20ff', '\\ufe20-\\ufe2f'].join('');
-
-/**
  * A Postgres regular expression (for the case-sensitive `~`) that matches the folded `word` at the
  * start of a word, in any case (foldedRegex): at the start of the text or after a character that
- * is neither a letter, a digit nor a combining mark.
+ * is no word character (word-characters.ts: no letter, mark or number), spelled out, so the same
+ * in every database locale.
  */
 export function wordStartRegex(word: string): string {
-  return `(^|[^[:alnum:]${MARK_RANGES}])${foldedRegex(word)}`;
+  return `(^|${NON_WORD_CLASS})${foldedRegex(word)}`;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Db } from '../../src/db/db.js';
 import { toMessageDocument } from '../../src/indexer/documents.js';
 import { createElasticsearchStore } from '../../src/indexer/elasticsearch.js';
 import { currentWatermark, readSourceBatches } from '../../src/indexer/source.js';
-import type { IndexStore } from '../../src/indexer/store.js';
+import { INDEX_FORMAT_VERSION, type IndexStore } from '../../src/indexer/store.js';
 import { createElasticsearchClient, createElasticsearchEngine } from '../../src/search/messages/elasticsearch.js';
 import type { MessageEngine } from '../../src/search/messages/engine.js';
 
@@ -35,7 +35,7 @@ export async function createIndexOn(
   const index = `sd_test_${randomBytes(6).toString('hex')}`;
   await store.createIndex(index, {
     format: 'searchdesk',
-    version: 1,
+    version: INDEX_FORMAT_VERSION,
     state: 'ready',
     lastId: 0,
     watermark: await currentWatermark(db),

@@ -1,7 +1,8 @@
 /** The searchdesk-format request, byte for byte: what Elasticsearch and OpenSearch receive. */
 import { describe, expect, it } from 'vitest';
 import type { MessageQuery } from './query.js';
-import { buildSearchdeskQuery } from './searchdesk.js';
+import { MAX_Q_LENGTH } from '../params.js';
+import { boundedWord, buildSearchdeskQuery, MAX_WORD_LENGTH } from './searchdesk.js';
 
 const query: MessageQuery = {
   accountId: 7,
@@ -35,7 +36,7 @@ describe('searchdesk request', () => {
           ],
         },
       },
-      sort: [{ created_at: { order: 'desc' } }, { id: { order: 'desc' } }],
+      sort: [{ created_at_us: { order: 'desc' } }, { id: { order: 'desc' } }],
     });
   });
 
@@ -56,5 +57,19 @@ describe('searchdesk request', () => {
       { prefix: { words: { value: 'refund' } } },
       { prefix: { words: { value: 'order' } } },
     ]);
+  });
+});
+
+describe('long words', () => {
+  it('are cut to their first MAX_WORD_LENGTH code points, never inside a surrogate pair', () => {
+    expect(boundedWord('abc')).toBe('abc');
+    const hex = 'f0'.repeat(MAX_WORD_LENGTH);
+    expect(boundedWord(hex)).toBe(hex.slice(0, MAX_WORD_LENGTH));
+    const astral = '𝐀'.repeat(MAX_WORD_LENGTH + 1);
+    expect([...boundedWord(astral)]).toEqual([...'𝐀'.repeat(MAX_WORD_LENGTH)]);
+  });
+
+  it('are longer than any query word, so a query word is never cut', () => {
+    expect(MAX_Q_LENGTH).toBeLessThanOrEqual(MAX_WORD_LENGTH);
   });
 });

@@ -16,14 +16,31 @@ export interface SearchdeskEngineOptions {
 }
 
 /**
- * How searchdesk's index holds messages: `created_at` in epoch milliseconds, and only searchable
+ * How searchdesk's index holds messages: `created_at` in epoch milliseconds (the time filters;
+ * `created_at_us`, the stored microseconds, orders them), and only searchable
  * ones. The indexer reads only those, a sync deletes the document of a message that stops being
  * one, and a document's `message_type` can only be `incoming` or `outgoing` (toMessageDocument).
  */
 export const SEARCHDESK_FORMAT: IndexFormat = { time: 'epoch_millis', onlySearchable: true };
 
+/**
+ * The characters (code points) of a word the index holds: a longer word is held by its first
+ * MAX_WORD_LENGTH, so that any prefix up to that length finds it, as on Postgres (README, "Long
+ * words"). A query word is cut the same way, so one longer than the bound would find every word
+ * sharing its first MAX_WORD_LENGTH characters; none is, as `q` holds at most MAX_Q_LENGTH (500).
+ * A Lucene term holds at most 32,766 bytes: 2,000 code points are at most 8,000.
+ */
+export const MAX_WORD_LENGTH = 2_000;
+
+/** `word` cut to its first MAX_WORD_LENGTH code points (never inside a surrogate pair). */
+export function boundedWord(word: string): string {
+  // A word's UTF-16 length is at least its code points: most words are short enough at once.
+  if (word.length <= MAX_WORD_LENGTH) return word;
+  return [...word].slice(0, MAX_WORD_LENGTH).join('');
+}
+
 /** How one word matches in searchdesk's index: it starts a word of the message. The search and the word checks share it. */
-export const wordClause = (word: string) => ({ prefix: { words: { value: word } } });
+export const wordClause = (word: string) => ({ prefix: { words: { value: boundedWord(word) } } });
 
 /** Filters only (no scoring): the query's filters and a prefix clause per word. */
 export function buildSearchdeskQuery(query: MessageQuery) {
@@ -37,8 +54,9 @@ export function buildSearchdeskQuery(query: MessageQuery) {
     stored_fields: '_none_',
     track_total_hits: false,
     query: { bool: { filter: messageFilters(query, SEARCHDESK_FORMAT, words) } },
-    // created_at ties are broken by the numeric id (sorting on _id is refused by some servers).
-    sort: [{ created_at: { order: 'desc' as const } }, { id: { order: 'desc' as const } }],
+    // The stored microseconds, as Postgres orders them (a millisecond holds several messages);
+    // ties are broken by the numeric id (sorting on _id is refused by some servers).
+    sort: [{ created_at_us: { order: 'desc' as const } }, { id: { order: 'desc' as const } }],
   };
 }
 
