@@ -179,13 +179,15 @@ export const CONVERSATION_DECORATION = `
     (SELECT json_build_object('name', i.name, 'channel_type', i.channel_type) FROM inboxes i WHERE i.id = c.inbox_id LIMIT 1) AS inbox,
     ${LATEST_MESSAGE} AS latest_message`;
 
+/** The columns of `conversations` (alias cv) CONVERSATION_DECORATION shows as they are. */
+const TRIAGE_COLUMNS = 'cv.priority, cv.waiting_since, cv.snoozed_until, cv.first_reply_created_at, cv.custom_attributes';
+
 /**
  * What the search's `hits` carry for each row of the page (cv: conversations, ct: its contact):
  * every column the record shows but the decoration's, so that the page is not read again.
  */
 const HIT_COLUMNS = `cv.id, cv.display_id, cv.account_id, cv.inbox_id, cv.status, cv.created_at, cv.last_activity_at,
-          cv.assignee_id, cv.team_id, cv.priority, cv.waiting_since, cv.snoozed_until, cv.first_reply_created_at,
-          cv.custom_attributes, ct.id AS contact_id, ct.name AS contact_name, ct.email AS contact_email,
+          cv.assignee_id, cv.team_id, ${TRIAGE_COLUMNS}, ct.id AS contact_id, ct.name AS contact_name, ct.email AS contact_email,
           ct.phone_number AS contact_phone_number, ct.identifier AS contact_identifier`;
 
 /** The sizes one statement uses (a window's length, the candidates' caps). */
@@ -273,7 +275,7 @@ export function buildConversationsQuery(
       hits AS (
         SELECT ${HIT_COLUMNS}
         FROM (SELECT cv.id, cv.account_id, cv.contact_id, cv.display_id, cv.created_at, cv.last_activity_at,
-                     cv.inbox_id, cv.status, cv.assignee_id, cv.team_id
+                     cv.inbox_id, cv.status, cv.assignee_id, cv.team_id, ${TRIAGE_COLUMNS}
               FROM conversations cv WHERE ${(planOnce ? [scope[0], ...checkClause([inboxes])] : scope).join(' AND ')}
               ${order} LIMIT ${planOnce ? rowCount(windowRows) : p.add(windowRows)}) cv
         LEFT JOIN LATERAL (
