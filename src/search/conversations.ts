@@ -8,8 +8,9 @@ import { INDEX, searchdeskIndexes } from '../db/catalog.js';
 import { toPage, type Page, type SearchContext } from './context.js';
 import { LATEST_MESSAGE, toMessageRecord, type MessageRow } from './messages/records.js';
 import { PAGE_SIZE, type ConversationsParams } from './params.js';
-import { CONVERSATION_PRIORITIES, CONVERSATION_STATUSES, type ConversationRecord } from './records.js';
-import { CONVERSATION_LABELS, jsonObject } from './labels.js';
+import type { ConversationRecord } from './records.js';
+import { CONVERSATION_PRIORITIES, CONVERSATION_STATUSES, jsonObject } from './conversation-state.js';
+import { CONVERSATION_LABELS } from './labels.js';
 import { conversationUrl, type AppUrl } from './links.js';
 import {
   checkClause,

@@ -19,8 +19,3 @@ export const CONVERSATION_LABELS = `(
       CROSS JOIN LATERAL (SELECT tg.name FROM tags tg WHERE tg.id = tgs.tag_id LIMIT 1) lt
       WHERE tgs.taggable_id = c.id AND tgs.taggable_type = 'Conversation' AND tgs.context = 'labels'
     )`;
-
-/** A json object column as a record field: `{}` for null or anything that is not an object. */
-export function jsonObject(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}

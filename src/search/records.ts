@@ -3,14 +3,12 @@
  * the MCP tools' outputSchema, so a client can validate every result.
  */
 import { z } from 'zod';
+import { CONVERSATION_PRIORITIES, CONVERSATION_STATUSES } from './conversation-state.js';
 
 const unixSeconds = z.number().int().describe('Unix time, whole seconds (UTC)');
 const nullableString = z.string().nullable();
 
-/** `conversations.status` 0 … 3, by the help desk's names. */
-export const CONVERSATION_STATUSES = ['open', 'resolved', 'pending', 'snoozed'] as const;
-/** `conversations.priority` 0 … 3, by the help desk's names. */
-export const CONVERSATION_PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+export { CONVERSATION_PRIORITIES, CONVERSATION_STATUSES };
 
 const conversationStatusSchema = z.enum(CONVERSATION_STATUSES);
 

@@ -2,7 +2,8 @@
  * Which messages are searchable and how a `messages` row becomes a message record; shared by
  * message search, the indexer, conversations and the read operations.
  */
-import { CONVERSATION_STATUSES, type MessageRecord } from '../records.js';
+import { CONVERSATION_STATUSES } from '../conversation-state.js';
+import type { MessageRecord } from '../records.js';
 import { epoch } from '../sql.js';
 
 /**
