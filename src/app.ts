@@ -100,6 +100,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     engines: { primary, postgres, gate: config.messageSearch },
     logger,
     now: Date.now,
+    appUrl: config.appUrl,
   };
   let closing: Promise<void> | undefined;
   return {

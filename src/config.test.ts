@@ -56,6 +56,15 @@ describe('loadConfig (contract §7)', () => {
     expect(configError({ SEARCHDESK_ACCOUNT_ID: '0' })).toBe(
       'invalid configuration: SEARCHDESK_ACCOUNT_ID must be a positive integer',
     );
+    expect(configError({ SEARCHDESK_APP_URL: 'desk.example.com' })).toBe(
+      'invalid configuration: SEARCHDESK_APP_URL must be an http(s) URL',
+    );
+  });
+
+  it("reads the help desk's address without trailing slashes, unset by default", () => {
+    expect(loadConfig({}).appUrl).toBeUndefined();
+    expect(loadConfig({ SEARCHDESK_APP_URL: 'https://desk.example.com/' }).appUrl).toBe('https://desk.example.com');
+    expect(loadConfig({ SEARCHDESK_APP_URL: 'http://10.0.0.5:3000/chatwoot//' }).appUrl).toBe('http://10.0.0.5:3000/chatwoot');
   });
 
   it('treats empty values and unsubstituted bundle placeholders as unset', () => {

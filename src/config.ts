@@ -198,6 +198,17 @@ export const SETTINGS = {
     default: '`600`',
     doc: 'the same per client IP address, for requests that name no user: without a token, or with an unknown, bot or empty one; `0` = no limit',
   },
+  SEARCHDESK_APP_URL: {
+    parse: urlString('SEARCHDESK_APP_URL'),
+    default: 'unset ⇒ no `url` fields',
+    doc: "the help desk's own address (its `FRONTEND_URL`): conversations then carry `url` (the agent app's page) and articles `url` (the public help-center page, on the portal's custom domain when it has one)",
+    bundle: {
+      key: 'app_url',
+      title: 'Help desk address',
+      description:
+        "Optional. The help desk's web address (its FRONTEND_URL, e.g. https://app.example.com): results then link to the conversation and the help-center article.",
+    },
+  },
   SEARCHDESK_MAX_RESULT_CHARS: {
     parse: intString('SEARCHDESK_MAX_RESULT_CHARS', 1000, 10_000_000, 60_000),
     default: '`60000`',
@@ -263,6 +274,8 @@ export interface Config {
   /** Requests per minute on REST and /mcp; 0 = no limit (src/http/rate-limit.ts). */
   rateLimit: { perToken: number; anonymousPerIp: number };
   maxResultChars: number;
+  /** SEARCHDESK_APP_URL without trailing slashes; undefined = records carry no `url`. */
+  appUrl: string | undefined;
   messageSearch: 'flag' | 'all';
   statementTimeoutMs: number;
   engineTimeoutMs: number;
@@ -315,6 +328,7 @@ function toConfig(e: Env): Config {
       anonymousPerIp: e.SEARCHDESK_RATE_LIMIT_ANONYMOUS_PER_MINUTE,
     },
     maxResultChars: e.SEARCHDESK_MAX_RESULT_CHARS,
+    appUrl: e.SEARCHDESK_APP_URL?.replace(/\/+$/, ''),
     messageSearch: e.SEARCHDESK_MESSAGE_SEARCH,
     statementTimeoutMs: e.SEARCHDESK_STATEMENT_TIMEOUT_MS,
     engineTimeoutMs: e.SEARCHDESK_ENGINE_TIMEOUT_MS,

@@ -156,6 +156,24 @@ describe('article search (contract §4)', () => {
     });
   });
 
+  it("links an article to its public help-center page when SEARCHDESK_APP_URL is set, on the portal's custom domain first", async () => {
+    const linked = makeDeps(t.db, { appUrl: 'https://desk.example.com' });
+    const r = await search(linked, token, account, 'articles', { q: 'refund policy' });
+    expect(r.payload.articles?.[0]?.url).toBe('https://desk.example.com/hc/help/articles/refund-policy');
+    await t.admin.query(`UPDATE portals SET custom_domain = 'help.shop.example' WHERE account_id = $1 AND slug = 'help'`, [
+      account,
+    ]);
+    try {
+      const onDomain = await search(linked, token, account, 'articles', { q: 'refund policy' });
+      expect(onDomain.payload.articles?.[0]?.url).toBe('https://help.shop.example/hc/help/articles/refund-policy');
+      // Without the setting, no url even with a custom domain.
+      const plain = await search(deps, token, account, 'articles', { q: 'refund policy' });
+      expect(plain.payload.articles?.[0]).not.toHaveProperty('url');
+    } finally {
+      await t.admin.query(`UPDATE portals SET custom_domain = NULL WHERE account_id = $1`, [account]);
+    }
+  });
+
   it('gives a plain-text snippet of at most 300 characters around the first matched word', async () => {
     const r = await search(deps, token, account, 'articles', { q: 'warranty' });
     const snippet = r.payload.articles?.[0]?.snippet ?? '';

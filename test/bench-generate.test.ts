@@ -187,6 +187,67 @@ describe('bench data generator', () => {
     expect(codes.rows.every((row) => Number(row.n) <= 2)).toBe(true);
   });
 
+  it('gives conversations a triage queue: labels on about half, priorities, statuses, unattended and snoozed ones', async () => {
+    const r = await one<Record<string, string>>(
+      a,
+      `SELECT count(*) AS total,
+              count(*) FILTER (WHERE EXISTS (SELECT 1 FROM taggings t WHERE t.taggable_id = c.id
+                                             AND t.taggable_type = 'Conversation' AND t.context = 'labels')) AS labelled,
+              count(DISTINCT status) AS statuses, count(DISTINCT priority) AS priorities,
+              count(*) FILTER (WHERE priority IS NULL) AS no_priority,
+              count(*) FILTER (WHERE first_reply_created_at IS NULL OR waiting_since IS NOT NULL) AS unattended,
+              count(*) FILTER (WHERE status = 0 AND first_reply_created_at IS NULL) AS open_unreplied,
+              count(*) FILTER (WHERE (snoozed_until IS NOT NULL) AND (status <> 3 OR snoozed_until <= $1::timestamp)) AS bad_snoozed,
+              count(*) FILTER (WHERE status = 3 AND snoozed_until IS NOT NULL) AS snoozed_until,
+              count(*) FILTER (WHERE waiting_since IS NOT NULL AND status NOT IN (0, 2)) AS bad_waiting,
+              count(*) FILTER (WHERE first_reply_created_at NOT BETWEEN created_at AND last_activity_at) AS bad_reply,
+              count(*) FILTER (WHERE custom_attributes <> '{}'::jsonb) AS with_attributes,
+              count(DISTINCT team_id) AS teams
+       FROM conversations c WHERE account_id = 1`,
+      [NOW.toISOString().slice(0, 19)],
+    );
+    const share = (n: string) => Number(n) / Number(r.total);
+    expect(share(r.labelled!)).toBeGreaterThan(0.4);
+    expect(share(r.labelled!)).toBeLessThan(0.6);
+    expect(r).toMatchObject({ statuses: '4', priorities: '4', bad_snoozed: '0', bad_waiting: '0', bad_reply: '0' });
+    expect(share(r.no_priority!)).toBeGreaterThan(0.4);
+    expect(Number(r.open_unreplied)).toBeGreaterThan(0);
+    expect(Number(r.snoozed_until)).toBeGreaterThan(0);
+    expect(share(r.unattended!)).toBeGreaterThan(0.05);
+    expect(share(r.with_attributes!)).toBeGreaterThan(0.2);
+    expect(Number(r.teams)).toBeGreaterThan(3);
+  });
+
+  it('labels like the help desk: per-account labels, shared tags with counts, distinct taggings, cached_label_list equal', async () => {
+    const r = await one<Record<string, string>>(
+      a,
+      `SELECT (SELECT count(*) FROM labels WHERE account_id = 1) AS large_labels,
+              (SELECT count(*) FROM labels WHERE account_id = 2) AS small_labels,
+              (SELECT count(*) FROM labels l WHERE NOT EXISTS (SELECT 1 FROM tags t WHERE t.name = l.title)) AS untagged_labels,
+              (SELECT count(*) FROM tags t WHERE taggings_count <> (SELECT count(*) FROM taggings g WHERE g.tag_id = t.id)) AS bad_counts,
+              (SELECT count(*) FROM taggings g JOIN conversations c ON c.id = g.taggable_id JOIN tags t ON t.id = g.tag_id
+               WHERE NOT EXISTS (SELECT 1 FROM labels l WHERE l.account_id = c.account_id AND l.title = t.name)) AS foreign_labels,
+              (SELECT count(*) FROM conversations c
+               WHERE c.cached_label_list IS DISTINCT FROM (
+                 SELECT string_agg(t.name, ', ' ORDER BY g.id) FROM taggings g JOIN tags t ON t.id = g.tag_id
+                 WHERE g.taggable_id = c.id AND g.taggable_type = 'Conversation' AND g.context = 'labels')) AS bad_cache`,
+    );
+    expect(r).toEqual({
+      large_labels: '40',
+      small_labels: '8',
+      untagged_labels: '0',
+      bad_counts: '0',
+      foreign_labels: '0',
+      bad_cache: '0',
+    });
+    // A few busy labels and a long tail.
+    const { rows } = await a.admin.query<{ n: string }>(
+      `SELECT count(*) AS n FROM taggings g JOIN conversations c ON c.id = g.taggable_id
+       WHERE c.account_id = 1 GROUP BY g.tag_id ORDER BY count(*) DESC`,
+    );
+    expect(Number(rows[0]!.n)).toBeGreaterThan(4 * Number(rows[rows.length - 1]!.n));
+  });
+
   it('refuses a database that already has rows, and regenerates the same rows with force', async () => {
     const before = await tableHashes(b);
     await expect(generateData({ db: b.admin, scale: TINY, seed: 7, now: NOW })).rejects.toBeInstanceOf(DatabaseNotEmptyError);

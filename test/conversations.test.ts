@@ -44,7 +44,17 @@ beforeAll(async () => {
     status: 2,
     created_at: NOW - 3 * DAY,
     last_activity_at: NOW - 1 * DAY,
+    priority: 3,
+    waiting_since: NOW - 1 * DAY,
+    first_reply_created_at: NOW - 2 * DAY,
+    custom_attributes: { plan: 'pro', order_value: 120 },
   });
+  // Two labels; a tag of another context and one of a contact with the same id are not labels.
+  await fx.label(account, 'vip');
+  await fx.tagging(f.conv1, 'vip');
+  await fx.tagging(f.conv1, 'billing');
+  await fx.tagging(f.conv1, 'spam', { context: 'tags' });
+  await fx.tagging(f.conv1, 'lead', { taggable_type: 'Contact' });
   f.conv2 = await fx.conversation(account, f.inbox, {
     display_id: 70,
     contact_id: f.bob,
@@ -56,7 +66,8 @@ beforeAll(async () => {
     contact_id: f.alice,
     created_at: NOW - 1 * DAY,
     last_activity_at: NOW - 3 * DAY,
-    status: 1,
+    status: 3,
+    snoozed_until: NOW + DAY,
   });
   f.noContact = await fx.conversation(account, f.inbox, { display_id: 8, contact_id: null, created_at: NOW - 4 * DAY });
   await fx.message(f.conv1, { content: 'first', created_at: NOW - 3 * DAY, sender_type: 'Contact', sender_id: f.alice });
@@ -148,8 +159,14 @@ describe('conversation search (contract §4)', () => {
       account_id: account,
       inbox_id: f.inbox,
       status: 'pending',
+      priority: 'urgent',
+      labels: ['billing', 'vip'],
       created_at: NOW - 3 * DAY,
       last_activity_at: NOW - DAY,
+      waiting_since: NOW - DAY,
+      snoozed_until: null,
+      first_reply_created_at: NOW - 2 * DAY,
+      custom_attributes: { plan: 'pro', order_value: 120 },
       meta: {
         sender: {
           id: f.alice,
@@ -175,16 +192,34 @@ describe('conversation search (contract §4)', () => {
         conversation_display_id: 7,
         inbox_id: f.inbox,
         sender: { id: expect.any(Number), type: 'user', name: 'Ada Admin' },
+        conversation_status: 'pending',
       },
     ]);
+    expect(rec).not.toHaveProperty('url');
+  });
+
+  it("links a conversation to the help desk's agent app when SEARCHDESK_APP_URL is set", async () => {
+    const linked = makeDeps(t.db, { appUrl: 'https://desk.example.com' });
+    const r = await search(linked, admin, account, 'conversations', { q: 'alice@shop', since: NOW - DAY });
+    const rec = conversationRecordSchema.strict().parse(r.payload.conversations?.[0]);
+    expect(rec.url).toBe(`https://desk.example.com/app/accounts/${account}/conversations/7`);
   });
 
   it('gives null meta parts and no messages where there are none', async () => {
     const r = await search(deps, admin, account, 'conversations', { q: '8' });
     const rec = r.payload.conversations?.find((c) => c.id === f.noContact);
-    expect(rec).toMatchObject({ status: 'open', messages: [], meta: { sender: null, assignee: null, team: null } });
-    const resolved = (await search(deps, admin, account, 'conversations', { q: '700' })).payload.conversations?.[0];
-    expect(resolved?.status).toBe('resolved');
+    expect(rec).toMatchObject({
+      status: 'open',
+      priority: null,
+      labels: [],
+      waiting_since: null,
+      first_reply_created_at: null,
+      custom_attributes: {},
+      messages: [],
+      meta: { sender: null, assignee: null, team: null },
+    });
+    const snoozed = (await search(deps, admin, account, 'conversations', { q: '700' })).payload.conversations?.[0];
+    expect(snoozed).toMatchObject({ status: 'snoozed', snoozed_until: NOW + DAY });
   });
 
   it('never returns conversations of another account', async () => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/db.js';
+import { DEMO_VERSION } from '../src/db/demo-data.js';
 import { openEmbeddedDb, type EmbeddedDb } from '../src/db/pglite.js';
 import { SearchError } from '../src/errors.js';
 import { silentLogger } from './helpers/db.js';
@@ -59,7 +60,7 @@ describe('first start', () => {
       { text: 'SELECT version, floor(extract(epoch FROM created_at))::bigint AS created FROM searchdesk_demo', values: [] },
       'marker',
     );
-    expect(rows).toEqual([{ version: 1, created: Math.floor(NOW_MS / 1000) }]);
+    expect(rows).toEqual([{ version: DEMO_VERSION, created: Math.floor(NOW_MS / 1000) }]);
   });
 
   it('returns int8 columns as numbers', async () => {
@@ -142,6 +143,43 @@ describe('later starts', () => {
     expect(first.created).toBe(false);
     expect(await counts(first.db)).toEqual(before);
     await expect(first.db.query({ text: 'DELETE FROM messages', values: [] })).rejects.toMatchObject({ code: 'internal' });
+  }, 60_000);
+
+  it('recreate the demo of an older searchdesk, whose schema lacks the triage columns and label tables', async () => {
+    const dir = copyOfDemo('older');
+    const old = await openEmbeddedDb({ dataDir: dir, logger: silentLogger, now: () => NOW_MS });
+    // What a version-1 directory looks like: no labels, tags, taggings, no triage columns.
+    for (const text of [
+      'SET default_transaction_read_only = off',
+      'DROP TABLE labels, tags, taggings',
+      'ALTER TABLE conversations DROP COLUMN priority, DROP COLUMN waiting_since, DROP COLUMN custom_attributes',
+      'ALTER TABLE portals DROP COLUMN custom_domain',
+      'UPDATE searchdesk_demo SET version = 1',
+    ])
+      await old.db.query({ text, values: [] }, 'downgrade');
+    await old.db.close();
+    const later = NOW_MS + 86_400_000;
+    const upgraded = await openEmbeddedDb({ dataDir: dir, logger: silentLogger, now: () => later });
+    try {
+      expect(upgraded.created).toBe(true);
+      const [row] = await upgraded.db.query<Record<string, number>>(
+        {
+          text: `SELECT (SELECT version FROM searchdesk_demo) AS version, (SELECT count(*) FROM searchdesk_demo) AS markers,
+                        (SELECT count(*) FROM taggings) AS taggings, (SELECT count(*) FROM accounts) AS accounts,
+                        (SELECT count(*) FROM conversations WHERE priority IS NOT NULL) AS prioritised`,
+          values: [],
+        },
+        'upgraded',
+      );
+      expect(row).toMatchObject({ version: DEMO_VERSION, markers: 1, accounts: 2 });
+      expect(row!.taggings).toBeGreaterThan(50);
+      expect(row!.prioritised).toBeGreaterThan(50);
+      expect(await counts(upgraded.db)).toEqual(
+        await counts(first.db).then((rows) => rows.map((r) => ({ ...r, newest: expect.any(String) }))),
+      );
+    } finally {
+      await upgraded.db.close();
+    }
   }, 60_000);
 
   it('map a query on a closed database to backend unavailable', async () => {

@@ -115,6 +115,15 @@ describe('conversations on the demo', () => {
     ]);
   });
 
+  it("shows each conversation's queue state, and each message hit its conversation's status (the README's examples)", async () => {
+    const [rahul] = (await search(deps, LENA, ACME, 'conversations', { q: 'rahul' })).payload.conversations!;
+    expect(rahul).toMatchObject({ display_id: 275, priority: 'low', labels: ['vip'], waiting_since: expect.any(Number) });
+    const [damaged] = (await search(deps, ADMIN, ACME, 'messages', { q: 'damaged refund' })).payload.messages!;
+    expect(damaged).toMatchObject({ conversation_display_id: 273, conversation_status: 'resolved' });
+    const [ethan] = (await search(deps, ADMIN, ACME, 'conversations', { q: '273' })).payload.conversations!;
+    expect(ethan).toMatchObject({ display_id: 273, status: 'resolved', priority: 'medium', labels: [] });
+  });
+
   it('hides conversations of inboxes an agent is not a member of', async () => {
     expect(await search(deps, TOM, ACME, 'conversations', { q: 'rahul' })).toMatchObject({ payload: { conversations: [] } });
     expect(ids(await search(deps, ADMIN, ACME, 'conversations', { q: 'rahul' }), 'conversations')).toHaveLength(1);

@@ -14,6 +14,7 @@ function message(id: number, content: string | null): MessageRecord {
     conversation_display_id: 1,
     inbox_id: 1,
     sender: null,
+    conversation_status: 'open',
   };
 }
 

@@ -375,7 +375,16 @@ describe.each(engines)('message search on $name', ({ name, skip, make }) => {
       conversation_display_id: 1,
       inbox_id: f.inbox1,
       sender: { id: f.contact1, type: 'contact', name: 'Carla Contact' },
+      conversation_status: 'open',
     });
+    // The conversation's status as it is now, read from Postgres whatever the engine.
+    await t.admin.query('UPDATE conversations SET status = 1 WHERE id = $1', [rec!.conversation_id]);
+    try {
+      const again = await search(deps, f.admin, f.account, 'messages', { q: 'zebra crossing' });
+      expect(again.payload.messages?.[0]).toMatchObject({ id: m.crossing, conversation_status: 'resolved' });
+    } finally {
+      await t.admin.query('UPDATE conversations SET status = 0 WHERE id = $1', [rec!.conversation_id]);
+    }
     const agentMsg = await search(deps, f.admin, f.account, 'messages', { q: 'private zebra' });
     expect(agentMsg.payload.messages?.[0]).toMatchObject({
       message_type: 'outgoing',

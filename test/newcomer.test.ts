@@ -109,7 +109,15 @@ describe('a newcomer with no configuration', () => {
     const agent2 = await fetch(`${http!.url}/api/v1/accounts/1/conversations/275/messages`, {
       headers: { api_access_token: 'demo-agent2-token' },
     });
-    expect(((await agent2.json()) as { payload: Array<{ content: string }> }).payload[0]?.content).toMatch(/hopper/);
+    const read = (await agent2.json()) as {
+      meta: { conversation: Record<string, unknown> };
+      payload: Array<{ content: string }>;
+    };
+    expect(read.payload[0]?.content).toMatch(/hopper/);
+    // The README's queue state of that conversation.
+    expect(read.meta.conversation).toMatchObject({ status: 'open', priority: 'low', labels: ['vip'] });
+    expect(read.meta.conversation.waiting_since).toEqual(expect.any(Number));
+    expect(read.meta.conversation).not.toHaveProperty('url');
   });
 
   it('reuses the data and needs no token over stdio (the demo administrator)', async () => {

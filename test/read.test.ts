@@ -280,3 +280,53 @@ describe('get_article', () => {
     await expect(read(deps, f.admin, f.account, 'get_article', { id: f.foreign.article })).rejects.toMatchObject(notFound);
   });
 });
+
+describe('triage state and links on read records (contract §9.3)', () => {
+  const APP = 'https://desk.example.com';
+
+  it('shows labels, priority and the agent-app url in get_conversation and get_contact, conversation_status on each message', async () => {
+    const fx = new Fixture(t.admin);
+    await fx.sql('UPDATE conversations SET priority = 1, custom_attributes = $2 WHERE id = $1', [f.short.id, { tier: 'gold' }]);
+    await fx.tagging(f.short.id, 'returns');
+    await fx.tagging(f.short.id, 'damaged-item');
+    await fx.tagging(f.short.id, 'ignored', { context: 'skills' });
+    const linked = makeDeps(t.db, { appUrl: APP });
+    const body = conversationTranscriptSchema.parse(
+      (await read(linked, f.admin, f.account, 'get_conversation', { id: f.short.id })).body,
+    );
+    const url = `${APP}/app/accounts/${f.account}/conversations/${f.short.display}`;
+    expect(body.meta.conversation).toMatchObject({
+      priority: 'medium',
+      labels: ['damaged-item', 'returns'],
+      custom_attributes: { tier: 'gold' },
+      url,
+    });
+    expect(body.payload.length).toBeGreaterThan(0);
+    expect(body.payload.every((m) => m.conversation_status === 'open')).toBe(true);
+    const contact = contactDetailSchema.parse((await read(linked, f.admin, f.account, 'get_contact', { id: f.contact })).body);
+    const listed = contact.payload.conversations.find((c) => c.id === f.short.id);
+    expect(listed).toMatchObject({ priority: 'medium', labels: ['damaged-item', 'returns'], url });
+    expect(contact.payload.conversations.every((c) => c.url?.startsWith(`${APP}/app/accounts/`))).toBe(true);
+    // Without the setting: the same state, no url.
+    const plain = await transcript(f.admin, { id: f.short.id });
+    expect(plain.meta.conversation.labels).toEqual(['damaged-item', 'returns']);
+    expect(plain.meta.conversation).not.toHaveProperty('url');
+  });
+
+  it("links get_article to the public help-center page, on the portal's custom domain when it has one", async () => {
+    const linked = makeDeps(t.db, { appUrl: APP });
+    const article = async (d = linked) =>
+      articleDetailSchema.parse((await read(d, f.agent, f.account, 'get_article', { id: f.article })).body).payload;
+    const { slug } = await article();
+    expect((await article()).url).toBe(`${APP}/hc/help/articles/${slug}`);
+    await t.admin.query(`UPDATE portals SET custom_domain = 'support.shop.example' WHERE account_id = $1 AND slug = 'help'`, [
+      f.account,
+    ]);
+    try {
+      expect((await article()).url).toBe(`https://support.shop.example/hc/help/articles/${slug}`);
+      expect(await article(deps)).not.toHaveProperty('url');
+    } finally {
+      await t.admin.query(`UPDATE portals SET custom_domain = NULL WHERE account_id = $1`, [f.account]);
+    }
+  });
+});

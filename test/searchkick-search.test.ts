@@ -234,6 +234,7 @@ describe.skipIf(!hasOs)('searchkick format on OpenSearch', () => {
       conversation_display_id: 1,
       inbox_id: f.inbox1,
       sender: { id: f.contact, type: 'contact', name: 'Carla Contact' },
+      conversation_status: 'open',
     });
   });
 

@@ -224,7 +224,7 @@ describe('the search path only reads', () => {
       ({ role, url: roleUrl } = created);
       await t.admin.query(
         `GRANT SELECT ON accounts, users, account_users, access_tokens, inboxes, inbox_members, teams,
-           contacts, conversations, messages, portals, categories, articles TO ${role}`,
+           contacts, conversations, messages, portals, categories, articles, labels, tags, taggings TO ${role}`,
       );
     });
 

@@ -15,6 +15,7 @@ import { startHttp, type HttpProcess } from './helpers/http.js';
 import { asRestBody } from './helpers/mcp-normalise.js';
 
 const NOW = Math.floor(Date.now() / 1000);
+const APP = 'https://desk.example.com';
 let t: TestDatabase;
 let server: HttpProcess;
 const f = {} as {
@@ -46,12 +47,17 @@ beforeAll(async () => {
   f.inbox1 = await fx.inbox(f.account);
   f.inbox2 = await fx.inbox(f.account);
   await fx.inboxMember(f.inbox1, f.agentUser);
-  const portal = await fx.portal(f.account);
+  const portal = await fx.portal(f.account, 'parity', { custom_domain: 'help.parity.example' });
   for (let i = 0; i < 17; i++) {
     const contact = await fx.contact(f.account, { name: `Parity Person ${i}`, last_activity_at: NOW - i * DAY });
     f.contact ??= contact;
     const inbox = i % 2 ? f.inbox2 : f.inbox1;
-    const conv = await fx.conversation(f.account, inbox, { contact_id: contact, created_at: NOW - i * DAY - 60 });
+    const conv = await fx.conversation(f.account, inbox, {
+      contact_id: contact,
+      created_at: NOW - i * DAY - 60,
+      ...(i % 3 === 0 && { priority: i % 4, waiting_since: NOW - i * DAY, custom_attributes: { order: i } }),
+    });
+    if (i % 2 === 0) await fx.tagging(conv, i % 4 ? 'billing' : 'vip');
     const fromContact = { sender_type: 'Contact', sender_id: contact };
     const fromAgent = { sender_type: 'User', sender_id: f.agentUser, message_type: 1 };
     await fx.message(conv, { content: `parity question ${i}`, created_at: NOW - i * DAY - 30, ...fromContact });
@@ -80,7 +86,7 @@ beforeAll(async () => {
   const noFlagContact = await fx.contact(f.noFlag, { name: 'Parity Elsewhere' });
   await fx.message(await fx.conversation(f.noFlag, noFlagInbox, { contact_id: noFlagContact }), { content: 'parity hidden' });
 
-  server = await startHttp(cliEnv({ DATABASE_URL: t.url }));
+  server = await startHttp(cliEnv({ DATABASE_URL: t.url, SEARCHDESK_APP_URL: `${APP}/` }));
   for (const token of [f.admin, f.agent]) clients.set(token, await connectHttpMcp(server.url, { api_access_token: token }));
   for (const client of clients.values()) await client.listTools(); // the client then validates structuredContent
 });
@@ -161,6 +167,38 @@ describe('parity: the same payload through MCP and REST once timestamps are norm
       });
     }
   }
+
+  it('shows the triage state and links on every record of both surfaces (contract §9.3)', async () => {
+    const calls: Array<[string, Args]> = [
+      ['search_all', { q: 'parity' }],
+      ['get_conversation', { display_id: f.short }],
+      ['get_contact', { id: f.contact }],
+      ['get_article', { id: f.article }],
+    ];
+    for (const [tool, args] of calls) {
+      const [viaMcp, viaRest] = await Promise.all([mcp(f.admin, f.account, tool, args), rest(f.admin, f.account, tool, args)]);
+      expect(viaMcp.structuredContent).toEqual(viaRest.body);
+    }
+    const all = (await rest(f.admin, f.account, 'search_all', { q: 'parity' })).body.payload as Record<string, unknown[]>;
+    const conversations = all.conversations as Array<Record<string, unknown>>;
+    expect(conversations.length).toBeGreaterThan(0);
+    for (const c of conversations) {
+      expect(c.url).toBe(`${APP}/app/accounts/${f.account}/conversations/${String(c.display_id)}`);
+      expect(c).toHaveProperty('labels');
+      expect(c).toHaveProperty('priority');
+      expect(c).toHaveProperty('first_reply_created_at');
+    }
+    expect(conversations.some((c) => (c.labels as string[]).length > 0)).toBe(true);
+    expect((all.messages as Array<Record<string, unknown>>).every((m) => m.conversation_status === 'open')).toBe(true);
+    for (const a of all.articles as Array<Record<string, unknown>>)
+      expect(a.url).toBe(`https://help.parity.example/hc/parity/articles/${String(a.slug)}`);
+    const transcript = (await rest(f.admin, f.account, 'get_conversation', { display_id: f.short })).body as {
+      meta: { conversation: Record<string, unknown> };
+      payload: Array<Record<string, unknown>>;
+    };
+    expect(transcript.meta.conversation).toMatchObject({ labels: ['vip'], priority: 'low', custom_attributes: { order: 0 } });
+    expect(transcript.payload.every((m) => m.conversation_status === 'open')).toBe(true);
+  });
 
   it('is not trivially empty: pages and has_more line up', async () => {
     const first = await mcp(f.admin, f.account, 'search_messages', { q: 'parity' });

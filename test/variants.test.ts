@@ -679,6 +679,12 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
                  floor(extract(epoch FROM c.last_activity_at))::bigint AS last_activity_at,
                  ct.id AS contact_id, ct.name AS contact_name, ct.email AS contact_email,
                  ct.phone_number AS contact_phone_number, ct.identifier AS contact_identifier,
+                 c.priority, c.custom_attributes,
+                 floor(extract(epoch FROM c.waiting_since))::bigint AS waiting_since,
+                 floor(extract(epoch FROM c.snoozed_until))::bigint AS snoozed_until,
+                 floor(extract(epoch FROM c.first_reply_created_at))::bigint AS first_reply_created_at,
+                 (SELECT coalesce(json_agg(tg.name ORDER BY tg.name), '[]'::json) FROM taggings g JOIN tags tg ON tg.id = g.tag_id
+                  WHERE g.taggable_id = c.id AND g.taggable_type = 'Conversation' AND g.context = 'labels') AS labels,
                  CASE WHEN u.id IS NULL THEN NULL
                       ELSE json_build_object('id', u.id, 'name', coalesce(nullif(u.display_name, ''), u.name), 'email', u.email) END AS assignee,
                  CASE WHEN t.id IS NULL THEN NULL ELSE json_build_object('id', t.id, 'name', t.name) END AS team,

@@ -1,6 +1,6 @@
 /**
  * The organisation tables (accounts, users, memberships, tokens, inboxes, teams, portals,
- * categories): a few hundred rows, built in JS with a seeded PRNG and inserted with one
+ * categories, labels, and the shared tags of the label titles): a few hundred rows, built in JS with a seeded PRNG and inserted with one
  * `INSERT … SELECT FROM unnest(…)` per table.
  *
  * Inbox membership is what access tests and benchmarks lean on: an account's inboxes form
@@ -10,7 +10,18 @@
  */
 import { FEATURE_BITS } from '../../src/auth/access.js';
 import { Random } from '../../src/db/demo/random.js';
-import { asciiLower, CATEGORY_NAMES, CHANNELS, FIRST_NAMES, LAST_NAMES, PORTALS, REGIONS, TEAM_NAMES } from './people.js';
+import {
+  asciiLower,
+  CATEGORY_NAMES,
+  CHANNELS,
+  FIRST_NAMES,
+  LABEL_COLORS,
+  LABEL_TITLES,
+  LAST_NAMES,
+  PORTALS,
+  REGIONS,
+  TEAM_NAMES,
+} from './people.js';
 import { usersOf, type AccountPlan, type TableName } from './scale.js';
 
 export const LARGE_ADMIN_TOKEN = 'bench-admin-token';
@@ -19,12 +30,14 @@ export const LARGE_AGENT_TOKEN = 'bench-agent-token';
 /** Every other user's token. */
 export const userToken = (userId: number) => `bench-user-${userId}-token`;
 
-type Value = string | number | null;
+type Value = string | number | boolean | null;
 interface TableRows {
   table: TableName;
   /** Column name → Postgres element type of its unnest array. */
   columns: Record<string, string>;
   rows: Value[][];
+  /** Whether the table has created_at/updated_at (`tags` has neither). */
+  timestamps?: boolean;
 }
 
 /** Inbox groups of an account. */
@@ -67,6 +80,18 @@ export function organisationRows(plans: readonly AccountPlan[], seed: number): T
   const teams = t('teams', { id: 'bigint', account_id: 'bigint', name: 'varchar' });
   const portals = t('portals', { id: 'bigint', account_id: 'integer', name: 'varchar', slug: 'varchar' });
   const categories = t('categories', { id: 'bigint', account_id: 'integer', portal_id: 'integer', name: 'varchar' });
+  const labels = t('labels', {
+    id: 'bigint',
+    account_id: 'bigint',
+    title: 'varchar',
+    description: 'text',
+    color: 'varchar',
+    show_on_sidebar: 'boolean',
+  });
+  const tags = { ...t('tags', { id: 'integer', name: 'varchar', taggings_count: 'integer' }), timestamps: false };
+  const labelCount = Math.max(...plans.map((p) => p.counts.labels));
+  // Shared by every account (tag id = position in LABEL_TITLES + 1); taggings_count is set after the load.
+  for (let i = 0; i < labelCount; i++) tags.rows.push([i + 1, LABEL_TITLES[i]!, 0]);
 
   for (const plan of plans) {
     const r = new Random((seed * 1_000_003 + plan.index * 7_919 + 17) >>> 0);
@@ -104,8 +129,13 @@ export function organisationRows(plans: readonly AccountPlan[], seed: number): T
         categories.rows.push([id, accountId, first.portal + p, CATEGORY_NAMES[(p * 5 + c) % CATEGORY_NAMES.length]!]);
       }
     }
+    for (let i = 0; i < counts.labels; i++) {
+      const title = LABEL_TITLES[i]!;
+      const description = `Conversations about ${title.replace(/[-_]/g, ' ')}`;
+      labels.rows.push([first.label + i, accountId, title, description, LABEL_COLORS[i % LABEL_COLORS.length]!, i < 10]);
+    }
   }
-  return [accounts, users, accountUsers, tokens, inboxes, members, teams, portals, categories];
+  return [accounts, users, accountUsers, tokens, inboxes, members, teams, portals, categories, labels, tags];
 }
 
 /** One INSERT for a table's rows: each column travels as one typed array. */
@@ -113,6 +143,8 @@ export function buildUnnestInsert(t: TableRows, createdAt: string): { text: stri
   const names = Object.keys(t.columns);
   const arrays = names.map((_, i) => t.rows.map((row) => row[i] ?? null));
   const unnest = names.map((name, i) => `$${i + 1}::${t.columns[name]!}[]`).join(', ');
+  if (t.timestamps === false)
+    return { text: `INSERT INTO ${t.table} (${names.join(', ')}) SELECT u.* FROM unnest(${unnest}) AS u`, values: arrays };
   const ts = `$${names.length + 1}::timestamp`;
   return {
     text: `INSERT INTO ${t.table} (${names.join(', ')}, created_at, updated_at) SELECT u.*, ${ts}, ${ts} FROM unnest(${unnest}) AS u`,

@@ -142,3 +142,19 @@ export const CATEGORY_NAMES = (
   'Getting started|Billing & payments|Account & security|Orders & shipping|Returns & refunds|Integrations|' +
   'Troubleshooting|Mobile app|Reports & analytics|API & webhooks|Team management|Notifications'
 ).split('|');
+
+/**
+ * Label titles (the help desk's format: lower case, letters, digits, `-` and `_`), busiest
+ * first: a conversation's first label is drawn Zipf-like over an account's labels, so the first
+ * few are on many conversations and the rest form a long tail. Every account uses a prefix of
+ * this list, so the shared `tags` rows are this list in order (tag id = position + 1).
+ */
+export const LABEL_TITLES = (
+  'billing|bug|feature-request|refund|shipping-delay|login-issue|vip|churn-risk|onboarding|password-reset|' +
+  'invoice|api|mobile-app|integration|feedback|escalated|damaged-item|wrong-item|cancellation|upgrade|' +
+  'downgrade|data-export|gdpr|sso|webhooks|performance|outage|translation|accessibility|partner|' +
+  'reseller|trial|enterprise|security|compliance|duplicate|spam|follow-up|survey|training'
+).split('|');
+
+/** Label colours, cycled. */
+export const LABEL_COLORS = ['#1f93ff', '#ff6b6b', '#2ecc71', '#f39c12', '#9b59b6', '#16a085', '#e67e22', '#34495e'];

@@ -3,7 +3,11 @@
  * contiguously per account and table, so chunks can be inserted concurrently and still get the
  * same ids on every run.
  */
+import { LABEL_TITLES } from './people.js';
 import { MAX_ACCOUNTS } from './sql-random.js';
+
+/** A labelled conversation carries up to three distinct labels, which needs at least this many. */
+export const MIN_LABELS = 4;
 
 /** Row counts of one account. */
 export interface AccountCounts {
@@ -19,6 +23,8 @@ export interface AccountCounts {
   teams: number;
   portals: number;
   categoriesPerPortal: number;
+  /** Labels of the account (its `labels` rows; a prefix of LABEL_TITLES). */
+  labels: number;
 }
 
 export interface ScaleSpec {
@@ -44,6 +50,7 @@ const L_LARGE: AccountCounts = {
   teams: 10,
   portals: 3,
   categoriesPerPortal: 10,
+  labels: 40,
 };
 
 /** A few thousand rows per noise account, at every scale. */
@@ -58,6 +65,7 @@ const SMALL: AccountCounts = {
   teams: 2,
   portals: 1,
   categoriesPerPortal: 4,
+  labels: 8,
 };
 
 /** The large account's table rows divided by `divisor`; its organisation (inboxes, agents) unchanged. */
@@ -98,6 +106,8 @@ export function validateScale(spec: ScaleSpec): void {
     if (c.conversations > 0 && c.contacts < 1) fail(`${which}: conversations need contacts`);
     if (c.messages > 0 && c.conversations < 1) fail(`${which}: messages need conversations`);
     if (c.articles > 0 && (c.portals < 1 || c.categoriesPerPortal < 1)) fail(`${which}: articles need portals and categories`);
+    if (c.labels !== 0 && (c.labels < MIN_LABELS || c.labels > LABEL_TITLES.length))
+      fail(`${which}: labels must be 0 or in [${MIN_LABELS}, ${LABEL_TITLES.length}]`);
   }
 }
 
@@ -115,6 +125,9 @@ export const TABLES = [
   'conversations',
   'messages',
   'articles',
+  'labels',
+  'tags',
+  'taggings',
 ] as const;
 export type TableName = (typeof TABLES)[number];
 
@@ -131,6 +144,7 @@ export interface AccountPlan {
     team: number;
     portal: number;
     category: number;
+    label: number;
     contact: number;
     conversation: number;
     message: number;
@@ -143,7 +157,18 @@ export const usersOf = (c: AccountCounts) => 1 + c.agents;
 
 /** Lays the accounts out one after another in every table: the large account first. */
 export function planAccounts(spec: ScaleSpec): AccountPlan[] {
-  const next = { user: 1, inbox: 1, team: 1, portal: 1, category: 1, contact: 1, conversation: 1, message: 1, article: 1 };
+  const next = {
+    user: 1,
+    inbox: 1,
+    team: 1,
+    portal: 1,
+    category: 1,
+    label: 1,
+    contact: 1,
+    conversation: 1,
+    message: 1,
+    article: 1,
+  };
   const plans: AccountPlan[] = [];
   for (let index = 0; index <= spec.smallAccounts; index++) {
     const counts = index === 0 ? spec.large : spec.small;
@@ -153,6 +178,7 @@ export function planAccounts(spec: ScaleSpec): AccountPlan[] {
     next.team += counts.teams;
     next.portal += counts.portals;
     next.category += counts.portals * counts.categoriesPerPortal;
+    next.label += counts.labels;
     next.contact += counts.contacts;
     next.conversation += counts.conversations;
     next.message += counts.messages;

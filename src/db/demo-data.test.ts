@@ -125,6 +125,52 @@ describe('demo data', () => {
     for (const m of t.messages) expect(activityWords.test(text(m))).toBe(m.message_type === 2);
   });
 
+  it('has a triage queue: labels on about half, priorities, snoozed, pending and unattended conversations', () => {
+    const convs = t.conversations;
+    const labelled = new Set(t.taggings.map((g) => g.taggable_id));
+    expect(labelled.size / convs.length).toBeGreaterThan(0.4);
+    expect(labelled.size / convs.length).toBeLessThan(0.6);
+    expect(new Set(convs.map((c) => c.priority))).toEqual(new Set([null, 0, 1, 2, 3]));
+    expect(new Set(convs.map((c) => c.status))).toEqual(new Set([0, 1, 2, 3]));
+    expect(convs.filter((c) => c.snoozed_until !== null).every((c) => c.status === 3 && (c.snoozed_until as number) > NOW)).toBe(
+      true,
+    );
+    expect(convs.some((c) => c.snoozed_until !== null)).toBe(true);
+    const unattended = convs.filter((c) => c.status === 0 && (c.first_reply_created_at === null || c.waiting_since !== null));
+    expect(unattended.length).toBeGreaterThan(10);
+    expect(convs.some((c) => c.status === 0 && c.first_reply_created_at === null && c.assignee_id === null)).toBe(true);
+    expect(convs.filter((c) => Object.keys(c.custom_attributes as object).length > 0).length).toBeGreaterThan(50);
+    expect(new Set(convs.map((c) => c.team_id)).size).toBeGreaterThan(3);
+  });
+
+  it('derives first replies and waiting times from the messages, as the help desk records them', () => {
+    const replies = new Map<number, number>();
+    for (const m of t.messages)
+      if (m.message_type === 1 && m.private === false && m.sender_type === 'User' && !replies.has(m.conversation_id as number))
+        replies.set(m.conversation_id as number, m.created_at as number);
+    for (const c of t.conversations) {
+      expect(c.first_reply_created_at, `conversation ${c.id as number}`).toBe(replies.get(c.id as number) ?? null);
+      if (c.status === 1) expect(c.waiting_since).toBeNull();
+      if (c.waiting_since !== null) expect(c.waiting_since as number).toBeGreaterThanOrEqual(c.created_at as number);
+    }
+  });
+
+  it('labels like the help desk: taggings of shared tags, each title in its account’s labels, counts and cache equal', () => {
+    const conv = byId(t.conversations);
+    const tags = byId(t.tags);
+    const titles = new Map<number, string[]>();
+    for (const g of t.taggings) {
+      expect(g).toMatchObject({ taggable_type: 'Conversation', context: 'labels' });
+      const title = tags.get(g.tag_id as number)!.name as string;
+      const account = conv.get(g.taggable_id as number)!.account_id;
+      expect(t.labels.some((l) => l.account_id === account && l.title === title)).toBe(true);
+      titles.set(g.taggable_id as number, [...(titles.get(g.taggable_id as number) ?? []), title]);
+    }
+    for (const c of t.conversations) expect(c.cached_label_list ?? null).toBe(titles.get(c.id as number)?.join(', ') ?? null);
+    for (const tag of t.tags) expect(tag.taggings_count).toBe(t.taggings.filter((g) => g.tag_id === tag.id).length);
+    expect(new Set(t.labels.map((l) => key(l.account_id, l.title))).size).toBe(t.labels.length);
+  });
+
   it('describes the demo users, their tokens and inboxes', () => {
     expect(data.info.accounts).toEqual([
       { id: 1, name: 'Acme Support' },

@@ -12,11 +12,12 @@ import { numberConversations } from './demo/plan.js';
 import { Random } from './demo/random.js';
 import type { DemoRow, DemoTables } from './demo/rows.js';
 import { STORY_CONTACTS, storyConversations } from './demo/stories.js';
+import { addTriage } from './demo/triage.js';
 
 export { DEMO_COLUMNS, type DemoRow, type DemoTable, type DemoTables } from './demo/rows.js';
 
 /** Bumped whenever the demo content changes; recorded in the database with the creation time. */
-export const DEMO_VERSION = 1;
+export const DEMO_VERSION = 2;
 const SEED = 20_240_917;
 const DAY = 86_400;
 
@@ -161,7 +162,7 @@ export function buildDemoData(nowMs: number): DemoData {
     ...Array.from({ length: COUNTS.acmeConversations }, () => generateConversation(r, ACME_FLAVOUR, acme, now)),
     ...Array.from({ length: COUNTS.globexConversations }, () => generateConversation(r, GLOBEX_FLAVOUR, globex, now)),
   ];
-  const { conversations, messages, contactTimes } = numberConversations(plans);
+  const { conversations, messages, contactTimes, topics } = numberConversations(plans);
   return {
     tables: {
       ...organisationRows(now),
@@ -169,6 +170,8 @@ export function buildDemoData(nowMs: number): DemoData {
       conversations,
       messages,
       ...helpCenterRows(now),
+      // Last: it draws from its own seed and reads the finished rows.
+      ...addTriage(conversations, messages, topics, now),
     },
     info: demoInfo(),
   };

@@ -58,22 +58,32 @@ export async function openEmbeddedDb(opts: EmbeddedDbOptions): Promise<EmbeddedD
   }
 }
 
-/** Creates the demo unless this directory already has it; true when it was created now. */
+/**
+ * Creates the demo unless this directory already has it, or recreates it when it is from an older
+ * searchdesk (its schema and rows may lack what this version reads); true when created now.
+ */
 async function ensureDemo(pg: PGlite, opts: EmbeddedDbOptions, openMs: number): Promise<boolean> {
   const { dataDir, logger } = opts;
   const marker = await readMarker(pg, dataDir);
-  if (marker !== null) {
+  const older = marker !== null && marker.version < DEMO_VERSION;
+  if (marker !== null && !older) {
     if (marker.version !== DEMO_VERSION) {
       logger.warn(
-        { event: 'embedded_db_old_demo', dataDir, version: marker.version, current: DEMO_VERSION },
-        `the demo data is from an older searchdesk; delete ${dataDir} to recreate it`,
+        { event: 'embedded_db_newer_demo', dataDir, version: marker.version, current: DEMO_VERSION },
+        `the demo data is from a newer searchdesk; delete ${dataDir} to recreate it for this one`,
       );
     }
     logger.info({ event: 'embedded_db_opened', dataDir, open_ms: Math.round(openMs) }, 'opened the embedded demo database');
     return false;
   }
+  if (older) {
+    logger.info(
+      { event: 'embedded_db_old_demo', dataDir, version: marker.version, current: DEMO_VERSION },
+      'the demo data is from an older searchdesk: recreating it',
+    );
+  }
   const started = performance.now();
-  await createDemo(pg, Math.floor((opts.now ?? Date.now)() / 1000) * 1000);
+  await createDemo(pg, Math.floor((opts.now ?? Date.now)() / 1000) * 1000, older);
   logger.info(
     { event: 'embedded_db_created', dataDir, open_ms: Math.round(openMs), load_ms: Math.round(performance.now() - started) },
     'created the embedded demo database',
@@ -160,13 +170,20 @@ async function readMarker(pg: PGlite, dataDir: string): Promise<{ version: numbe
   return null;
 }
 
-/** Schema, every demo row and the marker, in one transaction: a crash leaves nothing half-made. */
-async function createDemo(pg: PGlite, nowMs: number): Promise<void> {
+/**
+ * Schema, every demo row and the marker, in one transaction: a crash leaves nothing half-made.
+ * `replace`: an older demo is there; the schema brings its tables up to date (it only adds),
+ * then its rows and marker make way.
+ */
+async function createDemo(pg: PGlite, nowMs: number, replace: boolean): Promise<void> {
   const data = buildDemoData(nowMs);
   await pg.transaction(async (tx) => {
     await applySchema(async (sql) => {
       await tx.exec(sql);
     });
+    if (replace) {
+      await tx.exec(`TRUNCATE ${Object.keys(DEMO_COLUMNS).join(', ')} RESTART IDENTITY; DROP TABLE ${MARKER_TABLE}`);
+    }
     for (const table of Object.keys(DEMO_COLUMNS) as DemoTable[]) {
       const rows = data.tables[table];
       if (rows.length === 0) continue;

@@ -30,7 +30,7 @@ function slotOf<T extends object, K extends keyof T>(row: T, key: K): TextSlot[]
 /** Fields whose text may be shortened: message `content`, article `snippet` and an article's whole `content`. */
 const SHORTENABLE = new Set(['content', 'snippet']);
 /** Free-form data of the help desk: never walked (a `content` key there is not ours). */
-const OPAQUE = new Set(['additional_attributes']);
+const OPAQUE = new Set(['additional_attributes', 'custom_attributes']);
 
 /** The shortenable fields of a (copied) body, found wherever they are nested (payload rows, conversation messages, meta). */
 function textSlots(node: unknown, slots: TextSlot[] = []): TextSlot[] {

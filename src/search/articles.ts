@@ -7,6 +7,7 @@ import type { AccessContext } from '../auth/access.js';
 import { INDEX, searchdeskIndexes } from '../db/catalog.js';
 import { toPage, type Page, type SearchContext } from './context.js';
 import { PAGE_SIZE, type ArticlesParams } from './params.js';
+import { articleUrl, type AppUrl } from './links.js';
 import type { ArticleRecord } from './records.js';
 import { buildSnippet } from './snippet.js';
 import { epoch, pageClause, windowCanHold } from './sql.js';
@@ -18,6 +19,8 @@ export interface ArticleRow {
   title: string | null;
   slug: string | null;
   portal_slug: string | null;
+  /** The portal's custom domain: the article's public link is on it (links.ts). */
+  portal_custom_domain: string | null;
   account_id: number;
   category_name: string | null;
   status: number | null;
@@ -166,7 +169,7 @@ export function articlePlan(
 /** The row a strategy adds when it cannot tell the exact answer (only `overflow`, and `step` of the walk, set). */
 const overflowRow = (condition: string, step = 'NULL') => `
     UNION ALL
-    SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true, ${step}
+    SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true, ${step}
     WHERE ${condition}`;
 
 /**
@@ -336,7 +339,8 @@ export function buildArticlesQuery(
   // Rank and page the ids first; only the page's rows are joined and carry their content.
   const text = `
     WITH ${ctes}
-    SELECT a.id, a.title, a.slug, p.slug AS portal_slug, a.account_id, cat.name AS category_name, a.status,
+    SELECT a.id, a.title, a.slug, p.slug AS portal_slug, p.custom_domain AS portal_custom_domain, a.account_id,
+           cat.name AS category_name, a.status,
            ${epoch('a.updated_at')} AS updated_at, a.locale, a.description, a.content,
            h.tier, h.updated_at AS ranked_at, false AS overflow, ${step}::text AS step
     FROM hits h
@@ -347,7 +351,9 @@ export function buildArticlesQuery(
   return { text, values: p.values };
 }
 
-export function toArticleRecord(row: ArticleRow, words: string[]): ArticleRecord {
+/** A row as an article record: its snippet around `words`; with `appUrl`, its public `url`. */
+export function toArticleRecord(row: ArticleRow, words: string[], appUrl: AppUrl): ArticleRecord {
+  const url = articleUrl(appUrl, row.portal_custom_domain, row.portal_slug, row.slug);
   return {
     id: row.id,
     title: row.title,
@@ -359,6 +365,7 @@ export function toArticleRecord(row: ArticleRow, words: string[]): ArticleRecord
     updated_at: row.updated_at,
     locale: row.locale,
     description: row.description,
+    ...(url !== undefined && { url }),
     snippet: buildSnippet(row.content, words),
   };
 }
@@ -411,7 +418,7 @@ export async function searchArticles(
   const window = limits.window ?? articleWindow(words, await tableStats(ctx.db, 'articles', ['title']));
   for (const strategy of articlePlan(params.page ?? 1, words, indexes, window, limits.contentWindow)) {
     const rows = await tryStrategy(ctx, params, words, strategy, { ...limits, window });
-    if (rows) return toPage(rows.map((row) => toArticleRecord(row, words)));
+    if (rows) return toPage(rows.map((row) => toArticleRecord(row, words, ctx.appUrl)));
   }
   throw new Error('the last strategy of every plan always answers');
 }

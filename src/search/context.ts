@@ -16,6 +16,8 @@ export interface SearchContext {
   logger: Logger;
   /** Current time in ms; injectable so the 90-day rules are testable. */
   now: () => number;
+  /** The help desk's FRONTEND_URL: conversation and article records carry `url` (links.ts); unset = none. */
+  appUrl?: string;
 }
 
 /** One page of records and whether a next page exists (one extra row was fetched). */

@@ -9,6 +9,9 @@ import { toPage, type Page, type SearchContext } from './context.js';
 import { LATEST_MESSAGE, toMessageRecord, type MessageRow } from './messages/records.js';
 import { PAGE_SIZE, type ConversationsParams } from './params.js';
 import type { ConversationRecord } from './records.js';
+import { CONVERSATION_PRIORITIES, CONVERSATION_STATUSES, jsonObject } from './conversation-state.js';
+import { CONVERSATION_LABELS } from './labels.js';
+import { conversationUrl, type AppUrl } from './links.js';
 import {
   checkClause,
   epoch,
@@ -39,6 +42,13 @@ export interface ConversationRow {
   contact_email: string | null;
   contact_phone_number: string | null;
   contact_identifier: string | null;
+  /** CONVERSATION_DECORATION's state columns (contract §9.3). */
+  priority: number | null;
+  labels: string[] | null;
+  waiting_since: number | null;
+  snoozed_until: number | null;
+  first_reply_created_at: number | null;
+  custom_attributes: Record<string, unknown> | null;
   /** CONVERSATION_DECORATION's objects: null where there is none (no assignee, a deleted team). */
   assignee: { id: number; name: string | null; email: string | null } | null;
   team: { id: number; name: string | null } | null;
@@ -54,8 +64,6 @@ type MaybeConversationRow = Omit<ConversationRow, 'id'> & {
   /** Set by the candidate strategy when it reached its cap: its rows may be incomplete. */
   overflow: boolean;
 };
-
-const STATUSES = ['open', 'resolved', 'pending', 'snoozed'] as const;
 
 /** How the matching conversations are found; every strategy returns the same rows in the same order. */
 export type ConversationStrategy =
@@ -152,7 +160,9 @@ function displayIdsHolding(q: string, account: string, cap: string, p: SqlParams
 
 /**
  * The select list that decorates a conversation row (alias `c`, with the columns of
- * `conversations`): its assignee, team and inbox as json objects and its latest message. Each is
+ * `conversations`): its triage state (priority, custom attributes, the waiting, snoozed and
+ * first-reply times, labels: contract §9.3), its assignee, team and inbox as json objects and its
+ * latest message. Each lookup is
  * a scalar subquery by primary key, run for the rows a statement returns only; none is a join, so
  * none adds to the planner's join search (a conversation search page at M: 2.80 ms with the
  * contact, assignee, team, inbox and latest message joined, 2.10 with subqueries and the contact
@@ -160,6 +170,9 @@ function displayIdsHolding(q: string, account: string, cap: string, p: SqlParams
  * a probe from becoming a scan of a whole small table for every row.
  */
 export const CONVERSATION_DECORATION = `
+    c.priority, c.custom_attributes, ${epoch('c.waiting_since')} AS waiting_since,
+    ${epoch('c.snoozed_until')} AS snoozed_until, ${epoch('c.first_reply_created_at')} AS first_reply_created_at,
+    ${CONVERSATION_LABELS} AS labels,
     (SELECT json_build_object('id', u.id, 'name', coalesce(nullif(u.display_name, ''), u.name), 'email', u.email)
      FROM users u WHERE u.id = c.assignee_id LIMIT 1) AS assignee,
     (SELECT json_build_object('id', t.id, 'name', t.name)
@@ -167,12 +180,15 @@ export const CONVERSATION_DECORATION = `
     (SELECT json_build_object('name', i.name, 'channel_type', i.channel_type) FROM inboxes i WHERE i.id = c.inbox_id LIMIT 1) AS inbox,
     ${LATEST_MESSAGE} AS latest_message`;
 
+/** The columns of `conversations` (alias cv) CONVERSATION_DECORATION shows as they are. */
+const TRIAGE_COLUMNS = 'cv.priority, cv.waiting_since, cv.snoozed_until, cv.first_reply_created_at, cv.custom_attributes';
+
 /**
  * What the search's `hits` carry for each row of the page (cv: conversations, ct: its contact):
  * every column the record shows but the decoration's, so that the page is not read again.
  */
 const HIT_COLUMNS = `cv.id, cv.display_id, cv.account_id, cv.inbox_id, cv.status, cv.created_at, cv.last_activity_at,
-          cv.assignee_id, cv.team_id, ct.id AS contact_id, ct.name AS contact_name, ct.email AS contact_email,
+          cv.assignee_id, cv.team_id, ${TRIAGE_COLUMNS}, ct.id AS contact_id, ct.name AS contact_name, ct.email AS contact_email,
           ct.phone_number AS contact_phone_number, ct.identifier AS contact_identifier`;
 
 /** The sizes one statement uses (a window's length, the candidates' caps). */
@@ -260,7 +276,7 @@ export function buildConversationsQuery(
       hits AS (
         SELECT ${HIT_COLUMNS}
         FROM (SELECT cv.id, cv.account_id, cv.contact_id, cv.display_id, cv.created_at, cv.last_activity_at,
-                     cv.inbox_id, cv.status, cv.assignee_id, cv.team_id
+                     cv.inbox_id, cv.status, cv.assignee_id, cv.team_id, ${TRIAGE_COLUMNS}
               FROM conversations cv WHERE ${(planOnce ? [scope[0], ...checkClause([inboxes])] : scope).join(' AND ')}
               ${order} LIMIT ${planOnce ? rowCount(windowRows) : p.add(windowRows)}) cv
         LEFT JOIN LATERAL (
@@ -350,15 +366,27 @@ export function buildConversationsQuery(
   };
 }
 
-export function toConversationRecord(row: ConversationRow): ConversationRecord {
+/**
+ * A row (with CONVERSATION_DECORATION's columns) as a conversation record; with `appUrl` (the
+ * request's SearchContext.appUrl) it carries the agent app's `url`.
+ */
+export function toConversationRecord(row: ConversationRow, appUrl: AppUrl): ConversationRecord {
+  const url = conversationUrl(appUrl, row.account_id, row.display_id);
   return {
     id: row.id,
     display_id: row.display_id,
     account_id: row.account_id,
     inbox_id: row.inbox_id,
-    status: STATUSES[row.status] ?? 'open',
+    status: CONVERSATION_STATUSES[row.status] ?? 'open',
+    priority: row.priority === null ? null : (CONVERSATION_PRIORITIES[row.priority] ?? null),
+    labels: row.labels ?? [],
     created_at: row.created_at,
     last_activity_at: row.last_activity_at,
+    waiting_since: row.waiting_since,
+    snoozed_until: row.snoozed_until,
+    first_reply_created_at: row.first_reply_created_at,
+    custom_attributes: jsonObject(row.custom_attributes),
+    ...(url !== undefined && { url }),
     messages: row.latest_message ? [toMessageRecord(row.latest_message)] : [],
     meta: {
       sender:
@@ -478,7 +506,7 @@ export async function searchConversations(
 ): Promise<Page<ConversationRecord>> {
   if (ctx.access.inboxIds.length === 0) return { items: [], hasMore: false };
   const ordered = ctx.access.flags.searchWithGin || (await searchdeskIndexes(ctx.db)).has(INDEX.conversationsCreated);
-  const done = (rows: ConversationRow[]) => toPage(rows.map(toConversationRecord));
+  const done = (rows: ConversationRow[]) => toPage(rows.map((row) => toConversationRecord(row, ctx.appUrl)));
   const stats = ordered && hasTrigram(params.q) ? await tableStats(ctx.db, 'contacts', CONTACT_COLUMNS) : undefined;
   const limits = { ...baseLimits, window: firstConversationWindow(params, stats, baseLimits) };
   const plan = conversationPlan(params, ordered, limits.window);

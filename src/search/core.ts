@@ -20,6 +20,8 @@ export interface SearchDeps {
   engines: MessageEngines;
   logger: Logger;
   now: () => number;
+  /** The help desk's FRONTEND_URL (SEARCHDESK_APP_URL, no trailing slash): records then carry `url`. */
+  appUrl?: string;
   /** Short-lived memo of accepted caller checks; absent = every call asks Postgres. */
   accessCache?: AccessCache;
 }
@@ -64,7 +66,7 @@ export async function openContext(
   logger = deps.logger,
 ): Promise<SearchContext> {
   const access = await accessOf(deps, caller, accountId);
-  return { db: deps.db, access, logger, now: deps.now };
+  return { db: deps.db, access, logger, now: deps.now, appUrl: deps.appUrl };
 }
 
 /**
@@ -91,7 +93,7 @@ export async function openContextForToken(
   cache?.rememberCaller(token as string, caller);
   const granted = access();
   cache?.rememberAccess(caller, freezeAccess(granted));
-  return { caller, ctx: { db: deps.db, access: granted, logger, now: deps.now } };
+  return { caller, ctx: { db: deps.db, access: granted, logger, now: deps.now, appUrl: deps.appUrl } };
 }
 
 /**

@@ -3,9 +3,17 @@
  * the MCP tools' outputSchema, so a client can validate every result.
  */
 import { z } from 'zod';
+import { CONVERSATION_PRIORITIES, CONVERSATION_STATUSES } from './conversation-state.js';
 
 const unixSeconds = z.number().int().describe('Unix time, whole seconds (UTC)');
 const nullableString = z.string().nullable();
+
+export { CONVERSATION_PRIORITIES, CONVERSATION_STATUSES };
+
+const conversationStatusSchema = z.enum(CONVERSATION_STATUSES);
+
+/** Present only when SEARCHDESK_APP_URL is set. */
+const linkSchema = (what: string) => z.string().optional().describe(what);
 
 export const contactRecordSchema = z.object({
   id: z.number().int().describe('Pass to get_contact to see the contact with its conversations'),
@@ -40,6 +48,9 @@ export const messageRecordSchema = z.object({
     .describe("The conversation's number: pass it to get_conversation as display_id to read the whole conversation"),
   inbox_id: z.number().int(),
   sender: messageSenderSchema,
+  conversation_status: conversationStatusSchema
+    .nullable()
+    .describe("The status of the message's conversation now: whether it is still open"),
 });
 
 export const conversationRecordSchema = z.object({
@@ -47,9 +58,16 @@ export const conversationRecordSchema = z.object({
   display_id: z.number().int().describe('The number users see: pass it to get_conversation to read the messages'),
   account_id: z.number().int(),
   inbox_id: z.number().int(),
-  status: z.enum(['open', 'resolved', 'pending', 'snoozed']),
+  status: conversationStatusSchema,
+  priority: z.enum(CONVERSATION_PRIORITIES).nullable(),
+  labels: z.array(z.string()).describe("The conversation's label titles, alphabetical"),
   created_at: unixSeconds.nullable(),
   last_activity_at: unixSeconds.nullable(),
+  waiting_since: unixSeconds.nullable().describe('Since when the contact has been waiting for a reply'),
+  snoozed_until: unixSeconds.nullable(),
+  first_reply_created_at: unixSeconds.nullable().describe("The agents' first reply; null: not answered yet"),
+  custom_attributes: z.record(z.string(), z.unknown()),
+  url: linkSchema("The conversation in the help desk's agent app"),
   messages: z.array(messageRecordSchema).max(1).describe('The latest incoming or outgoing message, if any'),
   meta: z.object({
     sender: z
@@ -79,6 +97,7 @@ export const articleRecordSchema = z.object({
   updated_at: unixSeconds.nullable(),
   locale: nullableString,
   description: nullableString,
+  url: linkSchema("The article's public help-center page"),
   snippet: z.string().describe('Up to 300 characters of plain text around the first matched word'),
 });
 

@@ -17,10 +17,19 @@ import type { ReadResult } from '../../src/search/read/index.js';
 import type { SearchResult } from '../../src/search/service.js';
 import { silentLogger } from './db.js';
 
-export function makeDeps(db: Db, opts: { primary?: MessageEngine; gate?: 'flag' | 'all'; now?: () => number } = {}): SearchDeps {
+export function makeDeps(
+  db: Db,
+  opts: { primary?: MessageEngine; gate?: 'flag' | 'all'; now?: () => number; appUrl?: string } = {},
+): SearchDeps {
   const postgres = createPostgresEngine(db);
   const engines: MessageEngines = { primary: opts.primary ?? postgres, postgres, gate: opts.gate ?? 'flag' };
-  return { db, engines, logger: silentLogger, now: opts.now ?? Date.now };
+  return {
+    db,
+    engines,
+    logger: silentLogger,
+    now: opts.now ?? Date.now,
+    ...(opts.appUrl !== undefined && { appUrl: opts.appUrl }),
+  };
 }
 
 /** Authenticates `token`, then runs `op` on `accountId` with raw (unvalidated) params. */

@@ -10,6 +10,9 @@ export const DAY = 86_400;
 
 type Row = Record<string, unknown>;
 
+/** Columns given as Unix seconds: every `*_at`, and the triage times without that suffix. */
+const isTime = (key: string) => key.endsWith('_at') || key === 'waiting_since' || key === 'snoozed_until';
+
 export class Fixture {
   private seq = 0;
   constructor(private readonly pool: pg.Pool) {}
@@ -17,7 +20,7 @@ export class Fixture {
   private async insert(table: string, row: Row): Promise<number> {
     const keys = Object.keys(row).filter((k) => row[k] !== undefined);
     const values = keys.map((k) => row[k]);
-    const placeholders = keys.map((k, i) => (k.endsWith('_at') ? `to_timestamp($${i + 1}) AT TIME ZONE 'UTC'` : `$${i + 1}`));
+    const placeholders = keys.map((k, i) => (isTime(k) ? `to_timestamp($${i + 1}) AT TIME ZONE 'UTC'` : `$${i + 1}`));
     const res = await this.pool.query<{ id: string }>(
       `INSERT INTO ${table} (${keys.join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING id`,
       values,
@@ -123,6 +126,12 @@ export class Fixture {
       team_id?: number;
       created_at?: number;
       last_activity_at?: number;
+      /** 0 low, 1 medium, 2 high, 3 urgent. */
+      priority?: number;
+      waiting_since?: number;
+      snoozed_until?: number;
+      first_reply_created_at?: number;
+      custom_attributes?: object;
     } = {},
   ) {
     const displayId = opts.display_id ?? (this.displayIds.get(accountId) ?? 0) + 1;
@@ -137,6 +146,46 @@ export class Fixture {
       team_id: opts.team_id,
       created_at: opts.created_at ?? NOW() - DAY,
       last_activity_at: opts.last_activity_at ?? opts.created_at ?? NOW() - DAY,
+      priority: opts.priority,
+      waiting_since: opts.waiting_since,
+      snoozed_until: opts.snoozed_until,
+      first_reply_created_at: opts.first_reply_created_at,
+      custom_attributes: opts.custom_attributes,
+    });
+  }
+
+  /** A label of the account (the directory's `labels` row) and its shared `tags` row; returns the tag id. */
+  async label(accountId: number, title: string, opts: { description?: string; color?: string } = {}): Promise<number> {
+    await this.insert('labels', {
+      account_id: accountId,
+      title,
+      description: opts.description ?? null,
+      color: opts.color ?? '#1f93ff',
+      show_on_sidebar: true,
+    });
+    const tag = await this.pool.query<{ id: number }>(
+      `INSERT INTO tags (name) VALUES ($1) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
+      [title],
+    );
+    return tag.rows[0]!.id;
+  }
+
+  /**
+   * Tags a record with `title` (its tag is created when missing), as the help desk labels a
+   * conversation: taggable_type `Conversation`, context `labels` unless told otherwise.
+   */
+  async tagging(taggableId: number, title: string, opts: { taggable_type?: string; context?: string } = {}): Promise<number> {
+    const tag = await this.pool.query<{ id: number }>(
+      `INSERT INTO tags (name) VALUES ($1) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
+      [title],
+    );
+    await this.pool.query('UPDATE tags SET taggings_count = taggings_count + 1 WHERE id = $1', [tag.rows[0]!.id]);
+    return this.insert('taggings', {
+      tag_id: tag.rows[0]!.id,
+      taggable_type: opts.taggable_type ?? 'Conversation',
+      taggable_id: taggableId,
+      context: opts.context ?? 'labels',
+      created_at: NOW() - DAY,
     });
   }
 
@@ -173,8 +222,8 @@ export class Fixture {
     });
   }
 
-  portal(accountId: number, slug = `portal-${this.next()}`) {
-    return this.insert('portals', { account_id: accountId, name: `Portal ${slug}`, slug });
+  portal(accountId: number, slug = `portal-${this.next()}`, opts: { custom_domain?: string } = {}) {
+    return this.insert('portals', { account_id: accountId, name: `Portal ${slug}`, slug, custom_domain: opts.custom_domain });
   }
 
   category(accountId: number, portalId: number, name = `Category ${this.next()}`) {

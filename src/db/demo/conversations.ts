@@ -197,6 +197,7 @@ export function generateConversation(
     teamId: r.chance(0.8) ? team : null,
     status,
     messages,
+    topic: script.key,
   };
 }
 

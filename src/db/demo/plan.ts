@@ -26,6 +26,8 @@ export interface PlannedConversation {
   status: 0 | 1 | 2 | 3;
   /** In time order; the first one's time is the conversation's creation time. */
   messages: PlannedMessage[];
+  /** What it is about (the generator's script), for its labels; none for the hand-written stories. */
+  topic?: string;
 }
 
 export interface NumberedConversations {
@@ -33,6 +35,8 @@ export interface NumberedConversations {
   messages: DemoRow[];
   /** Per contact id: time of its first conversation and of its latest activity. */
   contactTimes: Map<number, { first: number; last: number }>;
+  /** The topic of conversation id i + 1 at index i. */
+  topics: Array<string | undefined>;
 }
 
 function startOf(c: PlannedConversation): number {
@@ -54,6 +58,7 @@ export function numberConversations(plans: readonly PlannedConversation[]): Numb
   const conversations: DemoRow[] = [];
   const pending: Array<{ row: Omit<DemoRow, 'id'>; at: number; order: number }> = [];
   const contactTimes = new Map<number, { first: number; last: number }>();
+  const topics = ordered.map(({ plan }) => plan.topic);
   ordered.forEach(({ plan }, i) => {
     const id = i + 1;
     const displayId = (displayIds.get(plan.accountId) ?? 0) + 1;
@@ -101,5 +106,5 @@ export function numberConversations(plans: readonly PlannedConversation[]): Numb
   });
   pending.sort((a, b) => a.at - b.at || a.order - b.order);
   const messages = pending.map(({ row }, i) => ({ id: i + 1, ...row }));
-  return { conversations, messages, contactTimes };
+  return { conversations, messages, contactTimes, topics };
 }

@@ -41,6 +41,12 @@ export const DEMO_COLUMNS = {
     assignee_id: 'integer',
     team_id: 'bigint',
     last_activity_at: 'time',
+    priority: 'integer',
+    waiting_since: 'time',
+    snoozed_until: 'time',
+    first_reply_created_at: 'time',
+    custom_attributes: 'jsonb',
+    cached_label_list: 'text',
     ...stamps,
   },
   messages: {
@@ -55,7 +61,7 @@ export const DEMO_COLUMNS = {
     sender_id: 'bigint',
     ...stamps,
   },
-  portals: { id: 'bigint', account_id: 'integer', name: 'varchar', slug: 'varchar', ...stamps },
+  portals: { id: 'bigint', account_id: 'integer', name: 'varchar', slug: 'varchar', custom_domain: 'varchar', ...stamps },
   categories: { id: 'bigint', account_id: 'integer', portal_id: 'integer', name: 'varchar', ...stamps },
   articles: {
     id: 'bigint',
@@ -69,6 +75,24 @@ export const DEMO_COLUMNS = {
     locale: 'varchar',
     slug: 'varchar',
     ...stamps,
+  },
+  labels: {
+    id: 'bigint',
+    account_id: 'bigint',
+    title: 'varchar',
+    description: 'text',
+    color: 'varchar',
+    show_on_sidebar: 'boolean',
+    ...stamps,
+  },
+  tags: { id: 'integer', name: 'varchar', taggings_count: 'integer' },
+  taggings: {
+    id: 'integer',
+    tag_id: 'integer',
+    taggable_type: 'varchar',
+    taggable_id: 'integer',
+    context: 'varchar',
+    created_at: 'time',
   },
 } as const satisfies Record<string, Record<string, ColumnType>>;
 

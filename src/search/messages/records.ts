@@ -2,6 +2,7 @@
  * Which messages are searchable and how a `messages` row becomes a message record; shared by
  * message search, the indexer, conversations and the read operations.
  */
+import { CONVERSATION_STATUSES } from '../conversation-state.js';
 import type { MessageRecord } from '../records.js';
 import { epoch } from '../sql.js';
 
@@ -44,6 +45,8 @@ export interface MessageRow {
   created_at: number | null;
   conversation_id: number;
   conversation_display_id: number | null;
+  /** `conversations.status` of the message's conversation (null: no such conversation). */
+  conversation_status: number | null;
   inbox_id: number;
   sender_type: string | null;
   sender_id: number | null;
@@ -52,7 +55,7 @@ export interface MessageRow {
 
 /**
  * The columns of a MessageRow, as `[name, expression]` over alias m (message). The conversation's
- * display id and the sender's name are scalar subqueries by primary key, not joins: a statement
+ * display id and status (contract §9.3: a hit says whether its conversation is still open) and the sender's name are scalar subqueries by primary key, not joins: a statement
  * needs no join for them (planning three joins cost 0.3–0.4 ms of a 1–2 ms search statement), and
  * after an ORDER BY … LIMIT Postgres runs them for the rows it returns only. An agent's name has
  * `LIMIT 1`: on a `users` table of a few pages Postgres scans it rather than probe its primary
@@ -67,6 +70,7 @@ const MESSAGE_FIELDS: ReadonlyArray<readonly [keyof MessageRow, string]> = [
   ['created_at', epoch('m.created_at')],
   ['conversation_id', 'm.conversation_id'],
   ['conversation_display_id', '(SELECT cv.display_id FROM conversations cv WHERE cv.id = m.conversation_id)'],
+  ['conversation_status', '(SELECT cv.status FROM conversations cv WHERE cv.id = m.conversation_id)'],
   ['inbox_id', 'm.inbox_id'],
   ['sender_type', 'm.sender_type'],
   ['sender_id', 'm.sender_id'],
@@ -85,14 +89,18 @@ export const MESSAGE_COLUMNS = MESSAGE_FIELDS.map(([name, expr]) => `${expr} AS 
 /**
  * The latest searchable message of conversation `c` (a row with the columns of `conversations`
  * in scope as alias c), as a scalar subquery: one json object with the MessageRow keys, null
- * without one. Its display id is c's, not looked up again; its sender is looked up for that one
+ * without one. Its display id and status are c's, not looked up again; its sender is looked up for that one
  * message, after the LIMIT. A scalar subquery, not a lateral join: a join adds to the planner's
  * join search (conversation search at M: 0.75 ms a page as a lateral join, 0.46 as a column).
  */
+/** The MessageRow keys LATEST_MESSAGE takes from its conversation `c` instead of looking it up again. */
+const CONVERSATION_OWN: Partial<Record<keyof MessageRow, string>> = {
+  conversation_display_id: 'c.display_id',
+  conversation_status: 'c.status',
+};
+
 export const LATEST_MESSAGE = `(
-      SELECT json_build_object(${MESSAGE_FIELDS.map(
-        ([name, expr]) => `'${name}', ${name === 'conversation_display_id' ? 'c.display_id' : expr}`,
-      ).join(', ')})
+      SELECT json_build_object(${MESSAGE_FIELDS.map(([name, expr]) => `'${name}', ${CONVERSATION_OWN[name] ?? expr}`).join(', ')})
       FROM (
         SELECT m.* FROM messages m
         WHERE m.conversation_id = c.id AND ${searchableTypeClause()}
@@ -119,5 +127,7 @@ export function toMessageRecord(row: MessageRow): MessageRecord {
     conversation_display_id: row.conversation_display_id === null ? null : Number(row.conversation_display_id),
     inbox_id: Number(row.inbox_id),
     sender: senderType && row.sender_id !== null ? { id: Number(row.sender_id), type: senderType, name: row.sender_name } : null,
+    conversation_status:
+      row.conversation_status === null ? null : (CONVERSATION_STATUSES[Number(row.conversation_status)] ?? null),
   };
 }

@@ -3,6 +3,7 @@ import { SqlParams, type SqlQuery } from '../../db/db.js';
 import type { AccessContext } from '../../auth/access.js';
 import { toArticleRecord, type ArticleRow } from '../articles.js';
 import type { SearchContext } from '../context.js';
+import type { AppUrl } from '../links.js';
 import { MESSAGES, SearchError } from '../../errors.js';
 import type { GetArticleParams } from '../params.js';
 import type { ArticleDetail, ArticleDetailRecord, ArticleRecord } from '../records.js';
@@ -16,7 +17,7 @@ export interface ArticleDetailRow extends ArticleRow {
 export function buildArticleQuery(access: Pick<AccessContext, 'accountId'>, params: GetArticleParams): SqlQuery {
   const p = new SqlParams();
   const text = `
-    SELECT a.id, a.title, a.slug, p.slug AS portal_slug, p.name AS portal_name, a.account_id, cat.name AS category_name,
+    SELECT a.id, a.title, a.slug, p.slug AS portal_slug, p.custom_domain AS portal_custom_domain, p.name AS portal_name, a.account_id, cat.name AS category_name,
            a.status, ${epoch('a.updated_at')} AS updated_at, a.locale, a.description, a.content
     FROM articles a
     LEFT JOIN portals p ON p.id = a.portal_id AND p.account_id = a.account_id
@@ -44,8 +45,8 @@ export function toArticleText(content: string): string {
 }
 
 /** The search record's fields (without the snippet), the portal's name and the whole content as plain text. */
-export function toArticleDetailRecord(row: ArticleDetailRow): ArticleDetailRecord {
-  const record: Partial<ArticleRecord> = toArticleRecord(row, []);
+export function toArticleDetailRecord(row: ArticleDetailRow, appUrl: AppUrl): ArticleDetailRecord {
+  const record: Partial<ArticleRecord> = toArticleRecord(row, [], appUrl);
   delete record.snippet;
   return {
     ...(record as Omit<ArticleRecord, 'snippet'>),
@@ -57,5 +58,5 @@ export function toArticleDetailRecord(row: ArticleDetailRow): ArticleDetailRecor
 export async function getArticle(ctx: SearchContext, params: GetArticleParams): Promise<ArticleDetail> {
   const [row] = await ctx.db.query<ArticleDetailRow>(buildArticleQuery(ctx.access, params), 'get_article');
   if (!row) throw new SearchError('not_found', MESSAGES.articleNotFound);
-  return { payload: toArticleDetailRecord(row) };
+  return { payload: toArticleDetailRecord(row, ctx.appUrl) };
 }

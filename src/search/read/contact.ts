@@ -69,6 +69,9 @@ export async function getContact(ctx: SearchContext, params: GetContactParams): 
     ctx.access.inboxIds.length === 0
       ? []
       : await ctx.db.query<ConversationRow>(buildContactConversationsQuery(ctx.access, params), 'get_contact_conversations');
-  const page = toPage(rows.map(toConversationRecord), CONTACT_CONVERSATIONS_PAGE_SIZE);
+  const page = toPage(
+    rows.map((row) => toConversationRecord(row, ctx.appUrl)),
+    CONTACT_CONVERSATIONS_PAGE_SIZE,
+  );
   return { detail: { payload: { contact: toContactRecord(contact), conversations: page.items } }, hasMore: page.hasMore };
 }

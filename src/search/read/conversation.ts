@@ -8,6 +8,7 @@ import { SqlParams, type SqlQuery } from '../../db/db.js';
 import type { AccessContext } from '../../auth/access.js';
 import type { SearchContext } from '../context.js';
 import { CONVERSATION_DECORATION, toConversationRecord, type ConversationRow } from '../conversations.js';
+import type { AppUrl } from '../links.js';
 import { MESSAGES, SearchError } from '../../errors.js';
 import { MESSAGE_COLUMNS, toMessageRecord, type MessageRow } from '../messages/records.js';
 import { TRANSCRIPT_PAGE_SIZE, type GetConversationParams } from '../params.js';
@@ -128,6 +129,7 @@ export function toTranscript(
   lookup: ConversationLookupRow,
   rows: MessageRow[],
   params: GetConversationParams,
+  appUrl: AppUrl,
 ): ConversationTranscript {
   const cursor = cursorOf(params);
   const forward = cursor?.side === 'after';
@@ -137,7 +139,7 @@ export function toTranscript(
   const beyond = lookup.beyond_cursor === true;
   return {
     meta: {
-      conversation: toConversationRecord(lookup),
+      conversation: toConversationRecord(lookup, appUrl),
       has_more: forward ? { before: beyond, after: extra } : { before: extra, after: beyond },
     },
     payload: page,
@@ -155,5 +157,5 @@ export async function getConversation(ctx: SearchContext, params: GetConversatio
   if (cursor && lookup.cursor_found !== true)
     throw new SearchError('invalid_params', `${cursor.side} must be the id of a message of this conversation`);
   const rows = await ctx.db.query<MessageRow>(buildTranscriptQuery(lookup, params), 'get_conversation_messages');
-  return toTranscript(lookup, rows, params);
+  return toTranscript(lookup, rows, params, ctx.appUrl);
 }

@@ -67,6 +67,12 @@ describe('toTranscript', () => {
     contact_email: null,
     contact_phone_number: null,
     contact_identifier: null,
+    priority: 3,
+    labels: ['billing', 'vip'],
+    waiting_since: 15,
+    snoozed_until: null,
+    first_reply_created_at: null,
+    custom_attributes: { plan: 'pro' },
     assignee: null,
     team: null,
     inbox: { name: 'Chat', channel_type: null },
@@ -82,6 +88,7 @@ describe('toTranscript', () => {
     created_at: id,
     conversation_id: 1,
     conversation_display_id: 7,
+    conversation_status: 1,
     inbox_id: 3,
     sender_type: null,
     sender_id: null,
@@ -91,20 +98,36 @@ describe('toTranscript', () => {
     Array.from({ length: Math.abs(to - from) + 1 }, (_, i) => row(from + i * step));
 
   it('puts a backward page oldest first and cuts the extra row, which means older messages exist', () => {
-    const t = toTranscript({ ...lookup, cursor_found: null, beyond_cursor: null }, rows(100, 50, -1), { id: 1 });
+    const t = toTranscript({ ...lookup, cursor_found: null, beyond_cursor: null }, rows(100, 50, -1), { id: 1 }, undefined);
     expect(t.payload.map((m) => m.id)).toEqual(rows(51, 100, 1).map((r) => r.id));
     expect(t.meta.has_more).toEqual({ before: true, after: false });
     expect(t.meta.conversation).toMatchObject({ id: 1, display_id: 7, status: 'resolved', messages: [] });
   });
 
+  it("shows the conversation's triage state, and its agent-app url only with the app's address", () => {
+    const without = toTranscript(lookup, rows(6, 8, 1), { id: 1, after: 5 }, undefined);
+    expect(without.meta.conversation).toMatchObject({
+      priority: 'urgent',
+      labels: ['billing', 'vip'],
+      waiting_since: 15,
+      snoozed_until: null,
+      first_reply_created_at: null,
+      custom_attributes: { plan: 'pro' },
+    });
+    expect(without.meta.conversation).not.toHaveProperty('url');
+    expect(without.payload[0]).toMatchObject({ conversation_status: 'resolved' });
+    const linked = toTranscript(lookup, rows(6, 8, 1), { id: 1, after: 5 }, 'https://desk.example.com');
+    expect(linked.meta.conversation.url).toBe('https://desk.example.com/app/accounts/2/conversations/7');
+  });
+
   it('keeps a forward page as it is; messages at or before the cursor mean older ones exist', () => {
-    const t = toTranscript(lookup, rows(6, 8, 1), { id: 1, after: 5 });
+    const t = toTranscript(lookup, rows(6, 8, 1), { id: 1, after: 5 }, undefined);
     expect(t.payload.map((m) => m.id)).toEqual([6, 7, 8]);
     expect(t.meta.has_more).toEqual({ before: true, after: false });
   });
 
   it('names activity and template messages', () => {
-    const t = toTranscript(lookup, [row(3, 3), row(2, 2), row(1, 1)], { id: 1, include_activity: true });
+    const t = toTranscript(lookup, [row(3, 3), row(2, 2), row(1, 1)], { id: 1, include_activity: true }, undefined);
     expect(t.payload.map((m) => m.message_type)).toEqual(['outgoing', 'activity', 'template']);
   });
 });
