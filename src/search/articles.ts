@@ -8,7 +8,7 @@ import { INDEX, searchdeskIndexes } from '../db/catalog.js';
 import { toPage, type Page, type SearchContext } from './context.js';
 import { PAGE_SIZE, type ArticlesParams } from './params.js';
 import type { ArticleRecord } from './records.js';
-import { buildSnippet } from './snippet.js';
+import { buildSnippet, SNIPPET_SOURCE_LENGTH } from './snippet.js';
 import { epoch, pageClause, windowCanHold } from './sql.js';
 import { estimateShare, tableStats, type TableStats } from './statistics.js';
 import { hasTrigram, likePrefilter, splitWords, wordStartRegex } from './text.js';
@@ -24,6 +24,7 @@ export interface ArticleRow {
   updated_at: number | null;
   locale: string | null;
   description: string | null;
+  /** In search results, the first SNIPPET_SOURCE_LENGTH characters (all the snippet reads). */
   content: string | null;
 }
 
@@ -337,8 +338,8 @@ export function buildArticlesQuery(
   const text = `
     WITH ${ctes}
     SELECT a.id, a.title, a.slug, p.slug AS portal_slug, a.account_id, cat.name AS category_name, a.status,
-           ${epoch('a.updated_at')} AS updated_at, a.locale, a.description, a.content,
-           h.tier, h.updated_at AS ranked_at, false AS overflow, ${step}::text AS step
+           ${epoch('a.updated_at')} AS updated_at, a.locale, a.description,
+           left(a.content, ${SNIPPET_SOURCE_LENGTH}) AS content, h.tier, h.updated_at AS ranked_at, false AS overflow, ${step}::text AS step
     FROM hits h
     JOIN articles a ON a.id = h.id
     LEFT JOIN portals p ON p.id = a.portal_id
@@ -347,7 +348,8 @@ export function buildArticlesQuery(
   return { text, values: p.values };
 }
 
-export function toArticleRecord(row: ArticleRow, words: string[]): ArticleRecord {
+/** An article's record without its snippet: what reading it shows too. */
+export function toArticleFields(row: ArticleRow): Omit<ArticleRecord, 'snippet'> {
   return {
     id: row.id,
     title: row.title,
@@ -359,8 +361,11 @@ export function toArticleRecord(row: ArticleRow, words: string[]): ArticleRecord
     updated_at: row.updated_at,
     locale: row.locale,
     description: row.description,
-    snippet: buildSnippet(row.content, words),
   };
+}
+
+export function toArticleRecord(row: ArticleRow, words: string[]): ArticleRecord {
+  return { ...toArticleFields(row), snippet: buildSnippet(row.content, words) };
 }
 
 /** The rows of one strategy, or undefined when that strategy cannot tell the exact answer. */

@@ -1,12 +1,12 @@
 /** Reading one help-center article: its record and its whole content as plain text. */
 import { SqlParams, type SqlQuery } from '../../db/db.js';
 import type { AccessContext } from '../../auth/access.js';
-import { toArticleRecord, type ArticleRow } from '../articles.js';
+import { toArticleFields, type ArticleRow } from '../articles.js';
 import type { SearchContext } from '../context.js';
 import { MESSAGES, SearchError } from '../../errors.js';
 import type { GetArticleParams } from '../params.js';
-import type { ArticleDetail, ArticleDetailRecord, ArticleRecord } from '../records.js';
-import { toPlainText } from '../snippet.js';
+import type { ArticleDetail, ArticleDetailRecord } from '../records.js';
+import { toPlainText } from '../plain-text.js';
 import { epoch } from '../sql.js';
 
 export interface ArticleDetailRow extends ArticleRow {
@@ -45,10 +45,8 @@ export function toArticleText(content: string): string {
 
 /** The search record's fields (without the snippet), the portal's name and the whole content as plain text. */
 export function toArticleDetailRecord(row: ArticleDetailRow): ArticleDetailRecord {
-  const record: Partial<ArticleRecord> = toArticleRecord(row, []);
-  delete record.snippet;
   return {
-    ...(record as Omit<ArticleRecord, 'snippet'>),
+    ...toArticleFields(row),
     portal_name: row.portal_name,
     content: row.content === null ? '' : toArticleText(row.content),
   };
