@@ -13,7 +13,7 @@ import { createElasticsearchStore } from '../src/indexer/elasticsearch.js';
 import { createProgress } from '../src/indexer/progress.js';
 import { createLogger } from '../src/logger.js';
 import { createElasticsearchClient } from '../src/search/messages/elasticsearch.js';
-import { DatabaseNotEmptyError } from './generator/database.js';
+import { DatabaseNotEmptyError, ensureDatabase } from './generator/database.js';
 import { generateData, type GeneratedData } from './generator/generate-data.js';
 import type { ScaleName } from './generator/scale.js';
 
@@ -85,30 +85,6 @@ function parse(argv: string[]): Args | undefined {
     force: values.force,
     concurrency: Math.max(1, integerArg('concurrency', values.concurrency, 2)),
   };
-}
-
-/** Creates the target database when it does not exist yet (connecting to `postgres` on the same server). */
-async function ensureDatabase(url: string): Promise<void> {
-  const probe = new pg.Client({ connectionString: url });
-  try {
-    await probe.connect();
-    return;
-  } catch (err) {
-    if ((err as { code?: string }).code !== '3D000') throw err;
-  } finally {
-    await probe.end().catch(() => undefined);
-  }
-  const target = new URL(url);
-  const name = decodeURIComponent(target.pathname.slice(1));
-  target.pathname = '/postgres';
-  const server = new pg.Client({ connectionString: target.toString() });
-  await server.connect();
-  try {
-    await server.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
-    process.stderr.write(`created database ${name}\n`);
-  } finally {
-    await server.end();
-  }
 }
 
 async function buildIndex(args: Args, esUrl: string): Promise<IndexerReport> {

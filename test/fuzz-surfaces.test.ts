@@ -6,8 +6,10 @@
  * parameters — sent as raw query strings (REST, fetch) and as tool arguments (MCP SDK client over
  * Streamable HTTP). Every answer is either the right rows (an oracle computed here from the
  * fixture data) or the contract's 422 / tool error with a message the input justifies; never a
- * 500, never a hang, never SQL or a stack trace in a body. Last (issue 49), random sequences of
- * users, guessers and bots, batches and protocol versions against the rate limit and a model of it.
+ * 500, never a hang, never SQL or a stack trace in a body. Article bodies too (issue 49):
+ * unclosed tags, brackets and comments and deep nesting up to 1 MB, searched and read alike on
+ * both surfaces. Last (issue 49), random sequences of users, guessers and bots, batches and
+ * protocol versions against the rate limit and a model of it.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -765,6 +767,55 @@ const readQueryArb = fc
   .map((pairs) => pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&'));
 
 // ---------------------------------------------------------------------------------------------
+// Hostile article bodies (issue 49): unclosed tags, brackets and comments, deep nesting, 1 MB.
+// ---------------------------------------------------------------------------------------------
+
+export const FUZZ_ARTICLE_RUNS = 30;
+const NEEDLE = 'quokka';
+const MARKUP = [
+  '<',
+  '<b',
+  '</',
+  '<x ',
+  '<!--',
+  '-->',
+  '<script>',
+  '</script>',
+  '<style',
+  '>',
+  '<div>',
+  '</div>',
+  '<br ',
+  '[',
+  ']',
+  '](',
+  '(',
+  ')',
+  '![',
+  '&amp',
+  '&#',
+  '#',
+  '**',
+  '`',
+  '~~',
+  '\n',
+  ' ',
+  'x',
+];
+/** A unit of markup repeated to 1 kB, 64 kB or 1 MB, with the needle as a word somewhere in it. */
+const hostileBodyArb = fc
+  .record({
+    unit: fc.array(fc.constantFrom(...MARKUP), { minLength: 1, maxLength: 6 }).map((pieces) => pieces.join('')),
+    size: fc.constantFrom(1_000, 64_000, 1 << 20),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+  })
+  .map(({ unit, size, at }) => {
+    const body = unit.repeat(Math.ceil(size / unit.length));
+    const i = Math.floor(at * body.length);
+    return `${body.slice(0, i)} ${NEEDLE} ${body.slice(i)}`;
+  });
+
+// ---------------------------------------------------------------------------------------------
 // Assertions shared by both properties.
 // ---------------------------------------------------------------------------------------------
 
@@ -950,6 +1001,49 @@ describe('bad input through REST and MCP (issue 6)', () => {
     for (const status of [200, 404, 422])
       expect(statuses.get(status) ?? 0, `status ${status}`).toBeGreaterThan(FUZZ_READ_RUNS / 20);
     expect([...statuses.keys()].every((st) => [200, 404, 422].includes(st))).toBe(true);
+  }, 120_000);
+
+  it(`hostile article bodies are searched and read alike on both surfaces (${FUZZ_ARTICLE_RUNS} runs, seed ${FUZZ_SEED})`, async () => {
+    const fx = new Fixture(t.admin);
+    const account = await fx.account({ advancedSearch: true });
+    const user = await fx.user();
+    await fx.member(account, user, 'administrator');
+    const token = await fx.token(user);
+    const article = await fx.article(account, await fx.portal(account), { title: 'Hostile' });
+    const hostile = await connectHttpMcp(server.url, { api_access_token: token });
+    const headers = { api_access_token: token };
+    try {
+      await fc.assert(
+        fc.asyncProperty(hostileBodyArb, async (body) => {
+          await fx.sql('UPDATE articles SET content = $1 WHERE id = $2', [body, article]);
+          const base = `${server.url}/api/v1/accounts/${account}`;
+          const signal = () => AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+          const search = await fetch(`${base}/search/articles?q=${NEEDLE}`, { headers, signal: signal() });
+          expect(search.status).toBe(200);
+          const found = ((await search.json()) as { payload: { articles: Array<{ id: number; snippet: string }> } }).payload;
+          expect(found.articles.map((a) => a.id)).toEqual([article]);
+          expect(found.articles[0]!.snippet.length).toBeLessThanOrEqual(300);
+          const mcpSearch = (await hostile.callTool({ name: 'search_articles', arguments: { q: NEEDLE } }, undefined, {
+            timeout: REQUEST_TIMEOUT_MS,
+          })) as CallToolResult;
+          expect((mcpSearch.structuredContent as { payload: unknown }).payload).toEqual(found);
+          const read = await fetch(`${base}/articles/${article}`, { headers, signal: signal() });
+          expect(read.status).toBe(200);
+          const content = ((await read.json()) as { payload: { content: string } }).payload.content;
+          const mcpRead = (await hostile.callTool({ name: 'get_article', arguments: { id: article } }, undefined, {
+            timeout: REQUEST_TIMEOUT_MS,
+          })) as CallToolResult;
+          expect(mcpRead.isError).toBeFalsy();
+          // The MCP context budget may shorten the content, with a trailing `…`.
+          const mcpContent = (mcpRead.structuredContent as { payload: { content: string } }).payload.content;
+          expect(content.startsWith(mcpContent.replace(/…$/, ''))).toBe(true);
+          expect(content.length).toBeLessThanOrEqual(body.length);
+        }),
+        { seed: FUZZ_SEED, numRuns: FUZZ_ARTICLE_RUNS },
+      );
+    } finally {
+      await hostile.close();
+    }
   }, 120_000);
 
   it('the server survived every request: still up, and no internal error logged', async () => {

@@ -103,3 +103,27 @@ export async function resetSequences(db: Session): Promise<void> {
   );
   await db.query(statements.join('\n'));
 }
+
+/** Creates the target database when it does not exist yet (connecting to `postgres` on the same server). */
+export async function ensureDatabase(url: string): Promise<void> {
+  const probe = new pg.Client({ connectionString: url });
+  try {
+    await probe.connect();
+    return;
+  } catch (err) {
+    if ((err as { code?: string }).code !== '3D000') throw err;
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  target.pathname = '/postgres';
+  const server = new pg.Client({ connectionString: target.toString() });
+  await server.connect();
+  try {
+    await server.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+    process.stderr.write(`created database ${name}\n`);
+  } finally {
+    await server.end();
+  }
+}

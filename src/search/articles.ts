@@ -9,7 +9,7 @@ import { toPage, type Page, type SearchContext } from './context.js';
 import { PAGE_SIZE, type ArticlesParams } from './params.js';
 import { articleUrl, type AppUrl } from './links.js';
 import type { ArticleRecord } from './records.js';
-import { buildSnippet } from './snippet.js';
+import { buildSnippet, SNIPPET_SOURCE_LENGTH } from './snippet.js';
 import { epoch, pageClause, windowCanHold } from './sql.js';
 import { estimateShare, tableStats, type TableStats } from './statistics.js';
 import { hasTrigram, likePrefilter, splitWords, wordStartRegex } from './text.js';
@@ -27,6 +27,7 @@ export interface ArticleRow {
   updated_at: number | null;
   locale: string | null;
   description: string | null;
+  /** In search results, the first SNIPPET_SOURCE_LENGTH characters (all the snippet reads). */
   content: string | null;
 }
 
@@ -341,8 +342,8 @@ export function buildArticlesQuery(
     WITH ${ctes}
     SELECT a.id, a.title, a.slug, p.slug AS portal_slug, p.custom_domain AS portal_custom_domain, a.account_id,
            cat.name AS category_name, a.status,
-           ${epoch('a.updated_at')} AS updated_at, a.locale, a.description, a.content,
-           h.tier, h.updated_at AS ranked_at, false AS overflow, ${step}::text AS step
+           ${epoch('a.updated_at')} AS updated_at, a.locale, a.description,
+           left(a.content, ${SNIPPET_SOURCE_LENGTH}) AS content, h.tier, h.updated_at AS ranked_at, false AS overflow, ${step}::text AS step
     FROM hits h
     JOIN articles a ON a.id = h.id
     LEFT JOIN portals p ON p.id = a.portal_id
@@ -351,8 +352,8 @@ export function buildArticlesQuery(
   return { text, values: p.values };
 }
 
-/** A row as an article record: its snippet around `words`; with `appUrl`, its public `url`. */
-export function toArticleRecord(row: ArticleRow, words: string[], appUrl: AppUrl): ArticleRecord {
+/** An article's record without its snippet (what reading it shows too); with `appUrl`, its public `url`. */
+export function toArticleFields(row: ArticleRow, appUrl: AppUrl): Omit<ArticleRecord, 'snippet'> {
   const url = articleUrl(appUrl, row.portal_custom_domain, row.portal_slug, row.slug);
   return {
     id: row.id,
@@ -366,8 +367,12 @@ export function toArticleRecord(row: ArticleRow, words: string[], appUrl: AppUrl
     locale: row.locale,
     description: row.description,
     ...(url !== undefined && { url }),
-    snippet: buildSnippet(row.content, words),
   };
+}
+
+/** A row as an article record: its snippet around `words`; with `appUrl`, its public `url`. */
+export function toArticleRecord(row: ArticleRow, words: string[], appUrl: AppUrl): ArticleRecord {
+  return { ...toArticleFields(row, appUrl), snippet: buildSnippet(row.content, words) };
 }
 
 /** The rows of one strategy, or undefined when that strategy cannot tell the exact answer. */

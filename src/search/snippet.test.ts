@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildSnippet, toPlainText } from './snippet.js';
+import { toPlainText } from './plain-text.js';
+import { buildSnippet, SNIPPET_SOURCE_LENGTH } from './snippet.js';
 
 describe('toPlainText', () => {
   it('removes HTML and Markdown markup', () => {
@@ -45,5 +46,20 @@ describe('buildSnippet', () => {
   it('starts at the beginning when the word is near the start or missing', () => {
     const text = 'w '.repeat(400);
     expect(buildSnippet(text, ['nothing']).startsWith('w w')).toBe(true);
+  });
+  it('reads the first SNIPPET_SOURCE_LENGTH characters only: a word further on gives the start', () => {
+    const text = `${'alpha '.repeat(SNIPPET_SOURCE_LENGTH / 6)}needle here`;
+    const s = buildSnippet(text, ['needle']);
+    expect(s.startsWith('alpha alpha')).toBe(true);
+    expect(s.endsWith('…')).toBe(true);
+    expect(buildSnippet(`${'alpha '.repeat(SNIPPET_SOURCE_LENGTH / 12)}needle here`, ['needle'])).toMatch(/^….*needle here/);
+  });
+  it('ends with … when the content goes on past what it reads, however short its text', () => {
+    expect(buildSnippet(`<b>hi</b>${'<i>'.repeat(SNIPPET_SOURCE_LENGTH)}more`, ['hi'])).toBe('hi…');
+  });
+  it('finishes on 1 MB of unclosed markup', () => {
+    for (const unit of ['a<b ', '[](', '<x', '[', '](', '<div><p>[x']) {
+      expect(buildSnippet(unit.repeat((1 << 20) / unit.length), ['b']).length).toBeLessThanOrEqual(300);
+    }
   });
 });

@@ -1,25 +1,15 @@
 /** Article snippets: up to 300 characters of plain text around the first matched word. */
-import { decodeHTML } from 'entities';
+import { toPlainText } from './plain-text.js';
 import { foldCase } from './text.js';
 
 export const SNIPPET_LENGTH = 300;
 const LEAD = 80;
 
 /**
- * Markdown/HTML → plain text, whitespace collapsed. Conservative: removes markup, keeps words.
- * Entities are decoded last (by `entities`, the full HTML table: named, decimal, hexadecimal), so
- * `&lt;b&gt;` and `&#42;` stay text instead of being taken for markup.
+ * How much of an article's content its snippet is taken from, in characters: it bounds the work
+ * one article adds to a page of results. A word found only further on gives the content's start.
  */
-export function toPlainText(content: string): string {
-  const stripped = content
-    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<\/?[a-z!][^>]*>/gi, ' ')
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+\.)\s+/gm, '')
-    .replace(/(\*\*|__|\*|`{1,3}|~~)/g, '');
-  return decodeHTML(stripped).replace(/\s+/g, ' ').trim();
-}
+export const SNIPPET_SOURCE_LENGTH = 100_000;
 
 /**
  * Index of the first place where one of the folded `words` starts a word of `text` (folded the
@@ -36,11 +26,26 @@ function firstWordStart(text: string, words: string[]): number {
   return best;
 }
 
+/**
+ * The first SNIPPET_SOURCE_LENGTH characters of `content`, without splitting a surrogate pair, and
+ * ending before a tag the cut would leave open.
+ */
+function snippetSource(content: string): string {
+  if (content.length <= SNIPPET_SOURCE_LENGTH) return content;
+  const high = content.charCodeAt(SNIPPET_SOURCE_LENGTH - 1);
+  const source = content.slice(0, high >= 0xd800 && high <= 0xdbff ? SNIPPET_SOURCE_LENGTH - 1 : SNIPPET_SOURCE_LENGTH);
+  const open = source.lastIndexOf('<');
+  return open > source.lastIndexOf('>') ? source.slice(0, open) : source;
+}
+
 /** Up to 300 characters of `content` as plain text, centred near the first matched word. */
 export function buildSnippet(content: string | null, words: string[]): string {
   if (!content) return '';
-  const text = toPlainText(content);
-  if (text.length <= SNIPPET_LENGTH) return text;
+  const source = snippetSource(content);
+  const text = toPlainText(source);
+  // Content past the source continues the text: the snippet ends with `…` there too.
+  const continues = source.length < content.length;
+  if (text.length <= SNIPPET_LENGTH && !continues) return text;
   const hit = firstWordStart(text, words);
   let start = hit <= LEAD ? 0 : hit - LEAD;
   if (start > 0) {
@@ -51,7 +56,7 @@ export function buildSnippet(content: string | null, words: string[]): string {
   const prefix = start > 0 ? '…' : '';
   const room = SNIPPET_LENGTH - prefix.length;
   let body = text.slice(start, start + room);
-  if (start + room < text.length) {
+  if (start + room < text.length || continues) {
     body = body.slice(0, room - 1);
     const cut = body.lastIndexOf(' ');
     if (cut > room / 2) body = body.slice(0, cut);

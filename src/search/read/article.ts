@@ -1,13 +1,13 @@
 /** Reading one help-center article: its record and its whole content as plain text. */
 import { SqlParams, type SqlQuery } from '../../db/db.js';
 import type { AccessContext } from '../../auth/access.js';
-import { toArticleRecord, type ArticleRow } from '../articles.js';
+import { toArticleFields, type ArticleRow } from '../articles.js';
 import type { SearchContext } from '../context.js';
 import type { AppUrl } from '../links.js';
 import { MESSAGES, SearchError } from '../../errors.js';
 import type { GetArticleParams } from '../params.js';
-import type { ArticleDetail, ArticleDetailRecord, ArticleRecord } from '../records.js';
-import { toPlainText } from '../snippet.js';
+import type { ArticleDetail, ArticleDetailRecord } from '../records.js';
+import { toPlainText } from '../plain-text.js';
 import { epoch } from '../sql.js';
 
 export interface ArticleDetailRow extends ArticleRow {
@@ -46,10 +46,8 @@ export function toArticleText(content: string): string {
 
 /** The search record's fields (without the snippet), the portal's name and the whole content as plain text. */
 export function toArticleDetailRecord(row: ArticleDetailRow, appUrl: AppUrl): ArticleDetailRecord {
-  const record: Partial<ArticleRecord> = toArticleRecord(row, [], appUrl);
-  delete record.snippet;
   return {
-    ...(record as Omit<ArticleRecord, 'snippet'>),
+    ...toArticleFields(row, appUrl),
     portal_name: row.portal_name,
     content: row.content === null ? '' : toArticleText(row.content),
   };

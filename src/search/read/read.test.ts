@@ -142,4 +142,14 @@ describe('toArticleText', () => {
     );
     expect(toArticleText('<script>alert(1)</script>plain &amp; simple')).toBe('plain & simple');
   });
+  it('reads 1 MB of unclosed markup or deep nesting as text, line by line', () => {
+    expect(toArticleText('[](\n'.repeat(1 << 18))).toBe('[](\n'.repeat(1 << 18).trim());
+    expect(toArticleText('a<b '.repeat(1 << 18))).toBe('a<b '.repeat(1 << 18).trim());
+    expect(toArticleText(`${'<div><p>'.repeat(1 << 17)}deep${'</p></div>'.repeat(1 << 17)}`)).toBe('deep');
+    expect(toArticleText('<br   '.repeat(1 << 17))).toBe(
+      Array<string>(1 << 17)
+        .fill('<br')
+        .join(' '),
+    );
+  });
 });
