@@ -22,6 +22,7 @@ import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/d
 import { DAY, Fixture } from './helpers/fixtures.js';
 import { cliEnv, connectHttpMcp, rawRequest, REST_SUFFIX } from './helpers/spawn.js';
 import { countingDb, startHttp, type HttpProcess } from './helpers/http.js';
+import { asRestBody } from './helpers/mcp-normalise.js';
 import {
   expectArticles,
   expectContactConversations,
@@ -1026,7 +1027,7 @@ describe('bad input through REST and MCP (issue 6)', () => {
           const mcpSearch = (await hostile.callTool({ name: 'search_articles', arguments: { q: NEEDLE } }, undefined, {
             timeout: REQUEST_TIMEOUT_MS,
           })) as CallToolResult;
-          expect((mcpSearch.structuredContent as { payload: unknown }).payload).toEqual(found);
+          expect((asRestBody(mcpSearch.structuredContent) as { payload: unknown }).payload).toEqual(found);
           const read = await fetch(`${base}/articles/${article}`, { headers, signal: signal() });
           expect(read.status).toBe(200);
           const content = ((await read.json()) as { payload: { content: string } }).payload.content;

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
 import { cliEnv, connectHttpMcp, readPath, restSearch, startHttp, type HttpProcess } from './helpers/spawn.js';
+import { asRestBody } from './helpers/mcp-normalise.js';
 
 const MB = 1 << 20;
 
@@ -95,7 +96,9 @@ describe('a 1 MB article of unclosed markup (issue 49)', () => {
     for (const article of restArticles) expect(article.snippet.length).toBeLessThanOrEqual(300);
     const mcpResult = mcp as CallToolResult;
     expect(mcpResult.isError).toBeFalsy();
-    expect((mcpResult.structuredContent as { payload: { articles: unknown[] } }).payload.articles).toEqual(restArticles);
+    expect((asRestBody(mcpResult.structuredContent) as { payload: { articles: unknown[] } }).payload.articles).toEqual(
+      restArticles,
+    );
     for (let i = 0; i < reads.length; i += 2) {
       const restContent = (reads[i] as { payload: { content: string } }).payload.content;
       const mcpRead = reads[i + 1] as CallToolResult;
