@@ -257,7 +257,8 @@ describe('the context budget, meta included', () => {
     const transcript = await call(small.admin, 'get_conversation', { display_id: 3 });
     expect(transcript.meta.truncated).toBe(true);
     expect(transcript.text.length).toBeLessThanOrEqual(SMALL_BUDGET);
-    expect(transcript.notices.at(-1)).toMatch(/long texts were shortened to fit the result budget/);
+    // Two messages, the last one shown twice (also in the conversation's record): two texts.
+    expect(transcript.notices).toEqual([budgetNotice('get_conversation', ['content'], 2)]);
   });
 
   it('holds with every notice in meta, and cuts nothing when the result fits', async () => {
