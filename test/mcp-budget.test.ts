@@ -118,4 +118,19 @@ describe('fitBodyToBudget', () => {
     expect(r.body.meta).toEqual(body.meta);
     expect(fitBodyToBudget(body, 10_000).fields).toEqual([]);
   });
+
+  it('counts a message shown twice once: a transcript, its last message also in its conversation', () => {
+    const last = message(2, 'm'.repeat(2_000));
+    const body = {
+      meta: { conversation: { id: 9, messages: [last] } },
+      payload: [message(1, 'l'.repeat(2_000)), last],
+    };
+    const r = fitBodyToBudget(body, 1_500);
+    expect(r.text.length).toBeLessThanOrEqual(1_500);
+    expect(r.body.meta.conversation.messages[0]?.content).toMatch(/…$/);
+    expect(r.shortened).toBe(2);
+    // Rows without an id are each their own text.
+    const ids = fitBodyToBudget({ a: { content: 'x'.repeat(900) }, b: { content: 'x'.repeat(900) } }, 1_000);
+    expect(ids.shortened).toBe(2);
+  });
 });

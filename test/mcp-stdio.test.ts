@@ -106,7 +106,15 @@ describe('stdio: protocol', () => {
     // The built bundle answers with meta and ISO 8601 times as the source does (contract §10).
     expect(r.structuredContent).toMatchObject({
       payload: { messages: [{ created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/) }] },
-      meta: { page: 1, next: null, truncated: false, engine: 'postgres', notices: [], now: expect.stringMatching(/Z$/) },
+      meta: {
+        page: 1,
+        next: null,
+        truncated: false,
+        engine: 'postgres',
+        // A short page without since: the bundle says only 90 days were searched, as the source does.
+        notices: [expect.stringMatching(/^Only messages of the last 90 days were searched/)],
+        now: expect.stringMatching(/Z$/),
+      },
     });
   });
 
@@ -115,7 +123,9 @@ describe('stdio: protocol', () => {
     const r = (await client.callTool({ name: 'search_messages', arguments: { q: 'stdio' } })) as CallToolResult;
     expect(r._meta).toMatchObject({ truncated: true });
     expect(text(r).length).toBeLessThanOrEqual(2_000);
-    expect(r.structuredContent).toMatchObject({ meta: { truncated: true, notices: [expect.stringMatching(/message content/)] } });
+    expect(r.structuredContent).toMatchObject({
+      meta: { truncated: true, notices: [expect.stringMatching(/last 90 days/), expect.stringMatching(/message content/)] },
+    });
     const messages = (r.structuredContent as { payload: { messages: Array<{ id: number; content: string }> } }).payload.messages;
     expect(messages).toHaveLength(2);
     expect(messages.find((m) => m.id === f.long)?.content.endsWith('…')).toBe(true);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/db.js';
 import type { SearchDeps } from '../src/search/core.js';
 import { createMcpServer, type McpServerOptions } from '../src/mcp/server.js';
+import { WINDOW_NOTICE } from '../src/search/messages/notices.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
 import { makeDeps } from './helpers/core.js';
@@ -306,7 +307,7 @@ describe('context budget (contract §6)', () => {
     expect(JSON.parse(text)).toEqual(r.structuredContent);
     expect(r._meta).toMatchObject({ truncated: true });
     expect(r.structuredContent).toMatchObject({
-      meta: { truncated: true, notices: expect.arrayContaining([expect.stringMatching(/message content/)]) },
+      meta: { truncated: true, notices: [WINDOW_NOTICE, expect.stringMatching(/message content/)] },
     });
     const rows = (r.structuredContent as { payload: { messages: Array<{ id: number; content: string }> } }).payload.messages;
     const fullRows = (full.structuredContent as { payload: { messages: unknown[] } }).payload.messages;
@@ -331,9 +332,8 @@ describe('context budget (contract §6)', () => {
   it('leaves a result within budget untouched, without a truncated flag', async () => {
     const r = await call(await connect(f.admin), 'search_messages', { q: 'budget' });
     expect(r._meta).not.toHaveProperty('truncated');
-    expect(r.structuredContent).toMatchObject({
-      meta: { truncated: false, notices: expect.not.arrayContaining([expect.stringMatching(/shortened/)]) },
-    });
+    // A short page without since: the window's notice, and no budget notice.
+    expect(r.structuredContent).toMatchObject({ meta: { truncated: false, notices: [WINDOW_NOTICE] } });
   });
 });
 
@@ -393,10 +393,10 @@ describe('read tools and how to read further (issues 14, 52)', () => {
     expect(r._meta).toMatchObject({ truncated: true });
     const { payload } = r.structuredContent as { payload: Array<{ id: number; content: string }> };
     expect(payload.find((m) => m.id === f.longMessage)?.content.endsWith('…')).toBe(true);
-    // The long message is shortened twice: in the page and as the conversation's latest message.
+    // The long message is shortened twice, in the page and as the conversation's latest message: one text.
     expect(meta(r).truncated).toBe(true);
     expect(meta(r).notices).toEqual([
-      '2 long texts were shortened to fit the result budget, ending in "…" (message content). These messages are longer than one result holds; the rest of their text cannot be shown.',
+      '1 long text was shortened to fit the result budget, ending in "…" (message content). These messages are longer than one result holds; the rest of their text cannot be shown.',
     ]);
     const search = await call(client, 'search_messages', { q: 'budget' });
     expect(meta(search).notices.at(-1)).toMatch(

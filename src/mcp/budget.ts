@@ -18,13 +18,21 @@ export interface Budgeted {
 interface TextSlot {
   /** The field's name (`content`, `snippet`), for saying what was cut. */
   key: string;
+  /**
+   * Which text it is: the key and its row's id, so a message shown twice (a transcript's last
+   * message, also in its conversation's record) counts once.
+   */
+  text: string | symbol;
   get(): string;
   set(value: string): void;
 }
 
 function slotOf<T extends object, K extends keyof T>(row: T, key: K): TextSlot[] {
   if (typeof row[key] !== 'string') return [];
-  return [{ key: String(key), get: () => row[key] as string, set: (v) => void (row[key] = v as T[K]) }];
+  const id = (row as { id?: unknown }).id;
+  // A row without an id: its own text.
+  const text = typeof id === 'number' ? `${String(key)}#${id}` : Symbol(String(key));
+  return [{ key: String(key), text, get: () => row[key] as string, set: (v) => void (row[key] = v as T[K]) }];
 }
 
 /** Fields whose text may be shortened: message `content`, article `snippet` and an article's whole `content`. */
@@ -60,7 +68,7 @@ export interface BudgetedBody<T> {
   /** JSON text of `body`, at most the budget when shortening could make it fit. */
   text: string;
   truncated: boolean;
-  /** How many text fields were shortened. */
+  /** How many texts were shortened (one shown twice counts once). */
   shortened: number;
   /** The names of the shortened fields, each once (`content`, `snippet`). */
   fields: string[];
@@ -106,7 +114,7 @@ export function fitBodyToBudget<T extends object>(body: T, maxChars: number): Bu
         body: copy,
         text: JSON.stringify(copy),
         truncated: true,
-        shortened: cut.length,
+        shortened: new Set(cut.map((s) => s.text)).size,
         fields: [...new Set(cut.map((s) => s.key))],
       }
     : { body, text, truncated: false, shortened: 0, fields: [] };
