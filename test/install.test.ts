@@ -78,7 +78,8 @@ describe('the packed package', () => {
     const client = new Client({ name: 'searchdesk-install-test', version: '0.0.0' });
     try {
       await client.connect(transport);
-      expect(client.getServerVersion()?.version).toBe(VERSION);
+      expect(client.getServerVersion()).toMatchObject({ name: 'searchdesk', version: VERSION });
+      expect(client.getServerVersion()?.icons?.map((i) => i.mimeType)).toEqual(['image/svg+xml', 'image/png']);
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toContain('search_contacts');
       const found = await client.callTool({ name: 'search_contacts', arguments: { q: 'anderson' } });
