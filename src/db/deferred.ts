@@ -14,7 +14,7 @@ import type { Db, SqlQuery } from './db.js';
 export interface DeferredDb {
   db: Db;
   /** Starts the database now unless it is starting or up; never rejects (a failure is logged and told to queries). */
-  begin(): void;
+  begin: () => void;
 }
 
 /** The caller-safe message of a start that failed: its first line, and that the next call tries again. */
@@ -62,7 +62,7 @@ export function deferredDb(kind: Db['kind'], start: () => Promise<Db>, logger: L
   };
   return {
     db,
-    begin() {
+    begin: () => {
       if (!closed) open().catch(() => undefined); // logged in open(); queries see the error themselves
     },
   };
