@@ -14,9 +14,14 @@
  * Run: `npm run build && npm run bench:build && node dist-bench/bench/overhead.js`
  * Options: --database-url URL (default sd_bench_m), --token T, --account N, --spawns N, --calls N,
  * --json (one JSON summary on stdout instead of the text; `npm run bench` runs it that way).
+ * `--embedded first|later`: only the stdio cold start, on the embedded demo database (no
+ * DATABASE_URL, no token): `first` gives every spawn a new SEARCHDESK_DATA_DIR (the demo is created
+ * in the background while the handshake is answered), `later` one directory the demo already has.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { resolveAccess, type AccessContext } from '../src/auth/access.js';
@@ -39,6 +44,7 @@ const { values: opts } = parseArgs({
     calls: { type: 'string', default: '300' },
     'log-level': { type: 'string', default: 'info' },
     json: { type: 'boolean', default: false },
+    embedded: { type: 'string' },
   },
 });
 const DATABASE_URL = opts['database-url'];
@@ -68,8 +74,9 @@ function cpuMs(pid: number): number {
 }
 
 /** One spawn → tools/list answer, with a plain JSON-RPC client (no SDK in the measured path). */
-function coldStart(): Promise<{ ms: number; rssMb: number; cpuMs: number }> {
-  const env = cliEnv({ DATABASE_URL, SEARCHDESK_ACCESS_TOKEN: TOKEN, LOG_LEVEL: opts['log-level'] });
+function coldStart(
+  env = cliEnv({ DATABASE_URL, SEARCHDESK_ACCESS_TOKEN: TOKEN, LOG_LEVEL: opts['log-level'] }),
+): Promise<{ ms: number; rssMb: number; cpuMs: number }> {
   const started = performance.now();
   const child = spawn(process.execPath, [CLI], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
@@ -85,8 +92,8 @@ function coldStart(): Promise<{ ms: number; rssMb: number; cpuMs: number }> {
     let buffer = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`no tools/list answer in 20 s:\n${stderr}`));
-    }, 20_000);
+      reject(new Error(`no tools/list answer in 60 s:\n${stderr}`));
+    }, 60_000);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`exited with ${code} before answering:\n${stderr}`));
@@ -227,7 +234,31 @@ function rawClient(raw: RawHttp): { mcp: Call; rest: Call; healthz: () => Promis
   };
 }
 
+/** The stdio cold start on the embedded demo database (`--embedded first|later`), printed on its own. */
+async function embeddedColdStarts(mode: string): Promise<void> {
+  if (mode !== 'first' && mode !== 'later') throw new Error('--embedded takes first or later');
+  const root = mkdtempSync(join(tmpdir(), 'searchdesk-coldstart-'));
+  const env = (dir: string) => cliEnv({ SEARCHDESK_DATA_DIR: join(root, dir), LOG_LEVEL: opts['log-level'] });
+  try {
+    await coldStart(env('shared')); // the file-system cache, and the demo of `later` (created before the exit)
+    const starts: number[] = [];
+    const bare: number[] = [];
+    for (let i = 0; i < SPAWNS; i++) {
+      starts.push((await coldStart(env(mode === 'first' ? `fresh-${i}` : 'shared'))).ms);
+      bare.push(await bareNode());
+    }
+    process.stdout.write(
+      `stdio cold start on the embedded demo (${mode} run${mode === 'first' ? ', a new data directory each' : ''}), ` +
+        `spawn → tools/list answer, ${SPAWNS} spawns: median ${ms(median(starts))} ms ` +
+        `(min ${ms(Math.min(...starts))}, max ${ms(Math.max(...starts))}); bare \`node -e ''\` median ${ms(median(bare))} ms\n`,
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  if (opts.embedded !== undefined) return embeddedColdStarts(opts.embedded);
   // --- stdio cold start
   await coldStart(); // the file-system cache, once
   const starts: number[] = [];

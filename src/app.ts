@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import type { Config, MessageEngineConfig } from './config.js';
 import type { Db } from './db/db.js';
-import type { DemoInfo } from './db/demo-data.js';
+import { deferredDb } from './db/deferred.js';
+import { demoInfo, type DemoInfo } from './db/demo-info.js';
 import { createPgDb } from './db/pg.js';
 import { onAdvice } from './events.js';
 import type { Logger } from './logger.js';
@@ -20,6 +21,8 @@ export interface App {
   version: string;
   /** Set when running on the embedded demo database (no DATABASE_URL): its tokens and accounts. */
   demo: DemoInfo | undefined;
+  /** Starts a database opened in the background (`background`); nothing otherwise. */
+  startDatabase(): void;
   /** Closes the engines, then the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -30,15 +33,24 @@ export function readVersion(): string {
   return pkg.version ?? '0.0.0';
 }
 
-/**
- * The database: DATABASE_URL's Postgres, or the embedded demo database (created on first start).
- * `readOnly: false` is for admin commands only.
- */
+export interface OpenOptions {
+  /** `false` is for admin commands only. */
+  readOnly?: boolean;
+  statementTimeoutMs?: number;
+  /**
+   * The embedded database starts in the background: resolve at once with a `Db` whose queries
+   * wait for it (db/deferred.ts), started by `startDatabase` or the first query. For stdio,
+   * whose handshake needs no data.
+   */
+  background?: boolean;
+}
+
+/** The database: DATABASE_URL's Postgres, or the embedded demo database (created on first start). */
 export async function openDatabase(
   config: Config,
   logger: Logger,
-  opts: { readOnly?: boolean; statementTimeoutMs?: number } = {},
-): Promise<{ db: Db; demo: DemoInfo | undefined }> {
+  opts: OpenOptions = {},
+): Promise<{ db: Db; demo: DemoInfo | undefined; begin?: () => void }> {
   if (config.databaseUrl !== undefined) {
     const db = createPgDb({
       url: config.databaseUrl,
@@ -51,9 +63,12 @@ export async function openDatabase(
     return { db, demo: undefined };
   }
   // Loaded only when needed: the WASM Postgres is not part of a production start.
-  const { openEmbeddedDb } = await import('./db/pglite.js');
-  const embedded = await openEmbeddedDb({ dataDir: config.dataDir, logger });
-  return { db: embedded.db, demo: embedded.demo };
+  const start = async () => {
+    const { openEmbeddedDb } = await import('./db/pglite.js');
+    return (await openEmbeddedDb({ dataDir: config.dataDir, logger })).db;
+  };
+  if (opts.background) return { ...deferredDb('pglite', start, logger), demo: demoInfo() };
+  return { db: await start(), demo: demoInfo() };
 }
 
 /** The configured message engine; search-engine clients are loaded only when configured (fast start otherwise). */
@@ -72,9 +87,12 @@ export async function createMessageEngine(engine: MessageEngineConfig, timeoutMs
   return createElasticsearchEngine(opts);
 }
 
-/** Builds the shared dependencies. The database pool connects lazily, so a down Postgres does not stop the start. */
-export async function createApp(config: Config, logger: Logger): Promise<App> {
-  const { db, demo } = await openDatabase(config, logger);
+/**
+ * Builds the shared dependencies. The database pool connects lazily, so a down Postgres does not
+ * stop the start; with `background`, neither does the embedded database's start (stdio).
+ */
+export async function createApp(config: Config, logger: Logger, opts: Pick<OpenOptions, 'background'> = {}): Promise<App> {
+  const { db, demo, begin } = await openDatabase(config, logger, opts);
   const postgres = createPostgresEngine(db);
   const primary = (await createMessageEngine(config.engine, config.engineTimeoutMs)) ?? postgres;
   if (primary !== postgres) {
@@ -108,6 +126,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     config,
     version: readVersion(),
     demo,
+    startDatabase: begin ?? (() => undefined),
     close() {
       closing ??= (async () => {
         stopAdvice();

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOOLS } from '../src/mcp/tools.js';
+import { TOOL_LIST } from '../src/mcp/tool-list.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
 import { assertBuilt, CLI, cliEnv, connectStdio, initializeRequest, runCli } from './helpers/spawn.js';
@@ -29,16 +29,16 @@ beforeAll(async () => {
 afterAll(() => t.drop());
 
 describe('release bundle', () => {
-  it('ships the tool list computed from toolDefs at build time', () => {
+  it('ships the tool list computed from toolDefs (with their icons) at build time', () => {
     const shipped = JSON.parse(readFileSync(join(DIST, 'tools.json'), 'utf8')) as unknown;
-    expect(shipped).toEqual(JSON.parse(JSON.stringify(TOOLS)));
+    expect(shipped).toEqual(JSON.parse(JSON.stringify(TOOL_LIST)));
   });
 
   it('answers tools/list over stdio with DATABASE_URL set with exactly the toolDefs tools', async () => {
     const s = await connectStdio(cliEnv({ DATABASE_URL: t.url, SEARCHDESK_ACCESS_TOKEN: token }));
     try {
       const listed = await s.client.listTools();
-      expect(listed.tools).toEqual(JSON.parse(JSON.stringify(TOOLS)));
+      expect(listed.tools).toEqual(JSON.parse(JSON.stringify(TOOL_LIST)));
       const called = await s.client.callTool({ name: 'search_contacts', arguments: { q: 'nobody-here' } });
       expect(called.isError).toBeFalsy();
     } finally {

@@ -10,6 +10,7 @@ const manifest = JSON.parse(readFileSync('manifest.json', 'utf8')) as {
   tools: Array<{ name: string }>;
   user_config: Record<string, { sensitive?: boolean }>;
   server: { entry_point: string };
+  icon: string;
 };
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string; bin: Record<string, string> };
 
@@ -26,6 +27,13 @@ describe('manifest.json (MCP bundle)', () => {
     expect(manifest.tools.map((t) => t.name)).toEqual(toolDefs.map((t) => t.name));
     expect(manifest.version).toBe(pkg.version);
     expect(manifest.server.entry_point).toBe(pkg.bin.searchdesk);
+  });
+
+  it('shows the 256 px PNG icon, which the bundle script copies into the bundle', () => {
+    expect(manifest.icon).toBe('assets/icon.png');
+    const png = readFileSync(manifest.icon);
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([256, 256]);
+    expect(readFileSync('scripts/pack-mcpb.sh', 'utf8')).toMatch(/^cp -R dist assets /m);
   });
 
   it('marks the database URL and the access token as sensitive', () => {

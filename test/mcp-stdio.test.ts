@@ -11,6 +11,7 @@ import { Fixture } from './helpers/fixtures.js';
 import { cliEnv, initializeRequest, logLines, runCli } from './helpers/spawn.js';
 import { connectStdio, type StdioSession } from './helpers/stdio.js';
 import { FaultProxy } from './helpers/fault-proxy.js';
+import { SERVER_ICONS, TOOL_ICONS } from '../src/mcp/icons.js';
 
 let t: TestDatabase;
 const f = {} as { account: number; admin: string; bot: string; long: number };
@@ -95,8 +96,10 @@ describe('stdio: protocol', () => {
 
   it('answers tools/list and tools/call through the SDK client, which validates structuredContent', async () => {
     const { client } = await session();
+    expect(client.getServerVersion()?.icons).toEqual(SERVER_ICONS);
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(8);
+    for (const tool of tools) expect(tool.icons).toEqual(TOOL_ICONS);
     const r = (await client.callTool({ name: 'search_messages', arguments: { q: 'stdio hello' } })) as CallToolResult;
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent).toMatchObject({ payload: { messages: [{ content: 'stdio hello there' }] } });

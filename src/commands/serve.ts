@@ -32,6 +32,8 @@ async function serveStdio(app: App, logger: Logger): Promise<void> {
   token.catch(() => undefined);
   const { startStdioServer } = await import('../mcp/stdio.js');
   const stdio = await startStdioServer({ app: served, logger, token });
+  // The embedded database starts once the server listens: the handshake's lines come first.
+  setImmediate(() => app.startDatabase());
   await Promise.race([stdio.closed, untilSignal()]);
   await stdio.close();
 }
@@ -70,7 +72,10 @@ export const serveCommand: Command = async (args, env) => {
   });
   const [{ createLogger, flushLogger }, { createApp }] = await Promise.all([import('../logger.js'), import('../app.js')]);
   const logger = createLogger(config.logLevel);
-  const app = await createApp(config, logger);
+  // Over stdio the embedded database starts in the background: initialize and tools/list need no
+  // data, and the first tool call waits for it (src/db/deferred.ts). HTTP waits, as /readyz and
+  // the demo banner say the server is ready to search.
+  const app = await createApp(config, logger, { background: !values.http });
   try {
     await (values.http ? serveHttp(app, logger) : serveStdio(app, logger));
   } finally {

@@ -6,35 +6,22 @@
  */
 import { generateConversation, type AccountFlavour } from './demo/conversations.js';
 import { helpCenterRows } from './demo/articles.js';
-import { ACME, BOT, GLOBEX, INBOXES, organisationRows, USERS } from './demo/org.js';
+import { ACME, GLOBEX, organisationRows } from './demo/org.js';
 import { generateContacts, type DemoContact } from './demo/people.js';
 import { numberConversations } from './demo/plan.js';
 import { Random } from './demo/random.js';
 import type { DemoRow, DemoTables } from './demo/rows.js';
+import { demoInfo, type DemoInfo } from './demo-info.js';
 import { STORY_CONTACTS, storyConversations } from './demo/stories.js';
 import { addTriage } from './demo/triage.js';
 
 export { DEMO_COLUMNS, type DemoRow, type DemoTable, type DemoTables } from './demo/rows.js';
+export { demoInfo, type DemoInfo } from './demo-info.js';
 
 /** Bumped whenever the demo content changes; recorded in the database with the creation time. */
 export const DEMO_VERSION = 2;
 const SEED = 20_240_917;
 const DAY = 86_400;
-
-/** What the CLI prints at start so a user can try the demo right away. */
-export interface DemoInfo {
-  accounts: Array<{ id: number; name: string }>;
-  users: Array<{
-    name: string;
-    role: 'administrator' | 'agent';
-    token: string;
-    accountId: number;
-    /** Inboxes whose conversations and messages the user can search. */
-    inboxes: Array<{ id: number; name: string }>;
-  }>;
-  /** An AgentBot's token: searchdesk refuses it (bots may not search). */
-  botToken: string;
-}
 
 export interface DemoData {
   tables: DemoTables;
@@ -94,31 +81,6 @@ const GLOBEX_FLAVOUR: AccountFlavour = {
 };
 
 const COUNTS = { acmeContacts: 240, globexContacts: 60, acmeConversations: 285, globexConversations: 60 } as const;
-
-export function demoInfo(): DemoInfo {
-  return {
-    accounts: [
-      { id: ACME, name: 'Acme Support' },
-      { id: GLOBEX, name: 'Globex Help' },
-    ],
-    users: USERS.flatMap((u) =>
-      u.token === null
-        ? []
-        : [
-            {
-              name: u.name,
-              role: u.role,
-              token: u.token,
-              accountId: u.accountId,
-              inboxes: INBOXES.filter(
-                (i) => i.accountId === u.accountId && (u.role === 'administrator' || u.inboxIds.includes(i.id)),
-              ).map((i) => ({ id: i.id, name: i.name })),
-            },
-          ],
-    ),
-    botToken: BOT.token,
-  };
-}
 
 /** Contact rows: activity follows their conversations; contacts who never wrote get a spread or null. */
 function contactRows(

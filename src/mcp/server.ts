@@ -26,6 +26,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from './protocol.js';
+import { SERVER_ICONS } from './icons.js';
 import { TOOL_LIST } from './tool-list.js';
 
 /** What a finished tool call reports to observers (metrics). */
@@ -84,7 +85,7 @@ class RpcError extends Error {
 
 /** Creates the MCP server of one session (one per stdio process, one per HTTP request). */
 export function createMcpServer(opts: McpServerOptions): McpServer {
-  const serverInfo = { name: 'searchdesk', title: 'searchdesk', version: opts.version ?? '0.0.0' };
+  const serverInfo = { name: 'searchdesk', title: 'searchdesk', version: opts.version ?? '0.0.0', icons: SERVER_ICONS };
   /** Requests still running, and those of them the client cancelled (their answers are dropped). */
   const running = new Set<JsonRpcId>();
   const cancelled = new Set<JsonRpcId>();

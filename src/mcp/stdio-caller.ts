@@ -7,7 +7,8 @@ import type { App } from '../app.js';
 import { ConfigError } from '../config.js';
 import type { Logger } from '../logger.js';
 import { openSession } from '../search/core.js';
-import { toSearchError } from '../errors.js';
+import { MESSAGES, SearchError, toSearchError } from '../errors.js';
+import type { DemoInfo } from '../db/demo-info.js';
 
 const UNAUTHORIZED = new Set(['missing_token', 'invalid_token', 'bot_token']);
 
@@ -22,6 +23,10 @@ export async function startupToken(opts: { app: App; logger: Logger; defaultToke
     throw new ConfigError("SEARCHDESK_ACCESS_TOKEN is not set: the stdio server needs a user's access token");
   }
   try {
+    if (app.demo) {
+      demoCaller(app.demo, token);
+      return token;
+    }
     const { caller } = await openSession(app.deps, token);
     if (!caller)
       logger.warn(
@@ -34,4 +39,14 @@ export async function startupToken(opts: { app: App; logger: Logger; defaultToke
     throw err;
   }
   return token;
+}
+
+/**
+ * On the embedded demo database the tokens are known without it (db/demo-info.ts): the start
+ * refuses a token the demo does not have, or its bot's, while the database is still starting
+ * (the handshake never waits for it). Every tool call checks the token in the database again.
+ */
+function demoCaller(demo: DemoInfo, token: string): void {
+  if (token === demo.botToken) throw new SearchError('bot_token', MESSAGES.botToken);
+  if (!demo.users.some((u) => u.token === token)) throw new SearchError('invalid_token', MESSAGES.invalidToken);
 }
