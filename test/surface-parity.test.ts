@@ -177,7 +177,7 @@ describe('parity: the same payload through MCP and REST once timestamps are norm
     ];
     for (const [tool, args] of calls) {
       const [viaMcp, viaRest] = await Promise.all([mcp(f.admin, f.account, tool, args), rest(f.admin, f.account, tool, args)]);
-      expect(viaMcp.structuredContent).toEqual(viaRest.body);
+      expect(asRestBody(viaMcp.structuredContent)).toEqual(viaRest.body);
     }
     const all = (await rest(f.admin, f.account, 'search_all', { q: 'parity' })).body.payload as Record<string, unknown[]>;
     const conversations = all.conversations as Array<Record<string, unknown>>;
