@@ -263,7 +263,10 @@ describe.each(engines)('tenant isolation through REST and MCP on $name', ({ name
         if (accounts.length < 2) continue;
         const token = w.memberships.find((m) => m.user === user)!.token;
         const r = (await (await mcpClient(token)).callTool({ name: 'search_all', arguments: { q: 'a' } })) as CallToolResult;
-        const listed = accounts.sort((a, b) => a - b).join(', ');
+        const listed = accounts
+          .sort((a, b) => a - b)
+          .map((a) => `${a} (Tenant ${w.accounts.indexOf(a)})`)
+          .join(', ');
         expect(r).toEqual({
           isError: true,
           content: [{ type: 'text', text: `account_id is required: you belong to accounts ${listed}` }],

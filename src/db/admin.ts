@@ -28,6 +28,13 @@ export const SEARCHDESK_INDEXES: readonly SearchdeskIndex[] = [
     definition: 'conversations (account_id, created_at DESC, id DESC)',
   },
   {
+    name: INDEX.conversationsStatusActivity,
+    table: 'conversations',
+    purpose:
+      "the triage list (list_conversations) of one status, latest activity first, without sorting the status's conversations",
+    definition: 'conversations (account_id, status, last_activity_at DESC, id DESC)',
+  },
+  {
     name: INDEX.conversationsDisplayIdTrgm,
     table: 'conversations',
     purpose: 'substring match on the display id (as text)',

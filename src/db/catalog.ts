@@ -41,6 +41,7 @@ export function searchdeskIndexes(db: Db, now = Date.now()): Promise<ReadonlySet
 /** searchdesk's index names the search plans look for (created by `searchdesk db indexes`, see admin.ts). */
 export const INDEX = {
   conversationsCreated: 'searchdesk_conversations_account_created',
+  conversationsStatusActivity: 'searchdesk_conversations_account_status_activity',
   conversationsDisplayIdTrgm: 'searchdesk_conversations_display_id_trgm',
   articlesTextTrgm: 'searchdesk_articles_text_trgm',
   articlesTitleDescriptionTrgm: 'searchdesk_articles_title_description_trgm',

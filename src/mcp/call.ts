@@ -6,10 +6,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toSearchError } from '../errors.js';
 import { coerceNumericStrings, parseWith, readInputProblems } from '../search/params.js';
-import { handle, isReadOperation, type ParamsFor } from '../search/pipeline.js';
+import { handle, isReadOperation, isTriageOperation, type ParamsFor } from '../search/pipeline.js';
 import type { ReadResult } from '../search/read/index.js';
 import type { SearchResult } from '../search/service.js';
-import { toReadToolResult, toToolError, toToolResult, toolErrorText } from './result.js';
+import type { TriageResult } from '../search/triage.js';
+import { toReadToolResult, toToolError, toToolResult, toTriageToolResult, toolErrorText } from './result.js';
 import type { McpServerOptions } from './server.js';
 import { findTool, TOOL_NAMES, type ToolDef } from './tools.js';
 
@@ -39,9 +40,12 @@ export async function callTool(
     });
     Object.assign(facts, outcome.facts);
     if (outcome.error) throw outcome.error;
+    const max = opts.config.maxResultChars;
     const result = isReadOperation(def.op)
-      ? toReadToolResult(outcome.result as ReadResult, opts.config.maxResultChars)
-      : toToolResult(outcome.result as SearchResult, opts.config.maxResultChars);
+      ? toReadToolResult(outcome.result as ReadResult, max)
+      : isTriageOperation(def.op)
+        ? toTriageToolResult(outcome.result as TriageResult, max)
+        : toToolResult(outcome.result as SearchResult, max);
     facts.truncated = result._meta.truncated ?? false;
     return result;
   } catch (err) {

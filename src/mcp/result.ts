@@ -10,6 +10,7 @@ import { MAX_PAGE } from '../search/params.js';
 import type { ReadResult } from '../search/read/index.js';
 import type { PayloadKey } from '../search/records.js';
 import type { SearchResult } from '../search/service.js';
+import type { TriageResult } from '../search/triage.js';
 import { fitBodyToBudget } from './budget.js';
 
 /** `_meta` of a successful tool result (contract §6; reads: `page`/`per_page` only where they page). */
@@ -94,6 +95,26 @@ export function toToolResult(result: SearchResult, maxResultChars: number): Tool
 /** Builds the tool result of a read (get_conversation, get_contact, get_article). */
 export function toReadToolResult(result: ReadResult, maxResultChars: number): ToolResult {
   return toResult(result.body, { ...result.meta }, maxResultChars, (n) => readHint(result, n));
+}
+
+/** The same for the triage list and the directory: its notices first, then how to page. */
+export function triageHint(result: TriageResult, shortened: number): string | undefined {
+  const { meta } = result;
+  const lines = [...meta.notices];
+  const page = meta.page ?? 1;
+  if (meta.has_more?.conversations === true)
+    lines.push(
+      page < MAX_PAGE
+        ? `More conversations: call again with page=${page + 1}.`
+        : `More conversations exist beyond page ${MAX_PAGE}, the last one: add filters.`,
+    );
+  if (shortened > 0) lines.push(shortenedLine(shortened, 'read a conversation whole with get_conversation'));
+  return lines.length > 0 ? lines.join('\n') : undefined;
+}
+
+/** Builds the tool result of list_conversations or get_account; the notices are in `_meta` too. */
+export function toTriageToolResult(result: TriageResult, maxResultChars: number): ToolResult {
+  return toResult(result.body, { ...result.meta }, maxResultChars, (n) => triageHint(result, n));
 }
 
 /** A tool error with a caller-safe message. */

@@ -1,5 +1,5 @@
 /**
- * The eight tools as one table: name, title, model-facing description, input/output schema and
+ * The ten tools as one table: name, title, model-facing description, input/output schema and
  * annotations. The schemas are generated from the core's zod schemas, so they cannot drift.
  */
 import { z } from 'zod';
@@ -13,6 +13,8 @@ import {
   type ReadOperation,
 } from '../search/params.js';
 import { articleDetailSchema, contactDetailSchema, conversationTranscriptSchema, envelopeSchemas } from '../search/records.js';
+import { LIST_PAGE_SIZE, triageParamsSchemas, type TriageOperation } from '../search/list-params.js';
+import { accountDirectorySchema, conversationListSchema } from '../search/triage-records.js';
 
 /** `account_id` as every tool accepts it; validated by us (the core picks the account, see src/search/pipeline.ts), described for the model. */
 const ACCOUNT_ID_MESSAGE = 'account_id must be a positive integer';
@@ -160,10 +162,40 @@ export const toolDefs = [
       DATA_NOTE,
     ].join(' '),
   },
+  {
+    name: 'list_conversations',
+    op: 'list_conversations',
+    inputSchema: withAccountId(triageParamsSchemas.list_conversations),
+    outputSchema: conversationListSchema,
+    annotations: ANNOTATIONS,
+    title: 'List conversations (triage)',
+    description: [
+      "The help desk's conversation list, without a search term: filter by `status` (default open), `assignee_type` (me = assigned to you, unassigned, assigned), `inbox_id`, `team_id`, `labels` (any of the titles), `priority`, `conversation_type: unattended` (no first reply yet, or waiting for a reply) and `since`/`until` on the last activity.",
+      '`sort_by`: last_activity_at_desc (default), created_at_desc, created_at_asc, priority_desc, waiting_since_asc (longest waiting first). For "open and unassigned, longest waiting first": status=open, assignee_type=unassigned, sort_by=waiting_since_asc.',
+      `\`data.meta\` counts the conversations matching every filter but assignee_type (mine, assigned, unassigned, all). ${LIST_PAGE_SIZE} conversations per page; when more exist the result says so (call again with page=2).`,
+      'Only conversations of inboxes you may see are listed. Ids of inboxes and teams and the label titles: get_account. A filter naming something you may not see or that does not exist gives an empty list and a notice saying why.',
+      READ_CONVERSATION,
+      DATA_NOTE,
+    ].join(' '),
+  },
+  {
+    name: 'get_account',
+    op: 'get_account',
+    inputSchema: withAccountId(triageParamsSchemas.get_account),
+    outputSchema: accountDirectorySchema,
+    annotations: ANNOTATIONS,
+    title: 'Who am I, and what the ids mean',
+    description: [
+      'The account directory: the account (id, name, whether message search works), you (id, name, role), and the inboxes you may see, the teams, the agents and the labels of the account, with their ids.',
+      'Use it to turn an inbox, team or agent name into the id other tools take (inbox_id, team_id, assignee), and to learn the label titles list_conversations filters by.',
+      'Each list holds at most 500 entries; `truncated` says which were cut.',
+      DATA_NOTE,
+    ].join(' '),
+  },
 ] as const satisfies readonly {
   name: string;
   /** The core operation the tool runs (its strict parameter schema validates the arguments). */
-  op: Operation | ReadOperation;
+  op: Operation | ReadOperation | TriageOperation;
   title: string;
   description: string;
   inputSchema: z.ZodType;

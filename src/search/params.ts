@@ -14,7 +14,7 @@ const MAX_UNIX_SECONDS = 253_402_300_799;
 /** Half of a UTF-16 surrogate pair: not text, and not representable in the database. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-const PAGE_MESSAGE = `page must be an integer between 1 and ${MAX_PAGE}`;
+export const PAGE_MESSAGE = `page must be an integer between 1 and ${MAX_PAGE}`;
 
 const qSchema = z
   .string({ error: (iss) => (iss.input === undefined || iss.input === null ? 'q is required' : 'q must be a string') })
@@ -26,7 +26,7 @@ const qSchema = z
   .describe('Search text, 1–500 characters. Matched literally: % _ and \\ are ordinary characters.');
 
 /** An integer schema whose every violation reports the same contract message. */
-function integerSchema(message: string, min: number, max: number) {
+export function integerSchema(message: string, min: number, max: number) {
   return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
 }
 
@@ -34,7 +34,7 @@ const pageSchema = integerSchema(PAGE_MESSAGE, 1, MAX_PAGE)
   .optional()
   .describe(`Page number, 1–${MAX_PAGE} (default 1). Each page holds at most ${PAGE_SIZE} results.`);
 
-const timeSchema = (name: 'since' | 'until', description: string) =>
+export const timeSchema = (name: 'since' | 'until', description: string) =>
   integerSchema(`${name} must be an integer Unix timestamp (seconds)`, 0, MAX_UNIX_SECONDS).optional().describe(description);
 
 const inboxIdSchema = integerSchema('inbox_id must be a positive integer', 1, Number.MAX_SAFE_INTEGER)
@@ -223,6 +223,7 @@ export const INTEGER_KEYS: ReadonlySet<string> = new Set([
   'since',
   'until',
   'inbox_id',
+  'team_id',
   'account_id',
   'display_id',
   'id',
