@@ -30,13 +30,18 @@ function enumSchema<const T extends readonly [string, ...string[]]>(name: string
   return z.enum(values, { error: message });
 }
 
+/** Half of a UTF-16 surrogate pair: not text, and not representable in the database. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 const positiveId = (name: string) => integerSchema(`${name} must be a positive integer`, 1, Number.MAX_SAFE_INTEGER);
 
 const labelSchema = z
   .string({ error: 'labels must be label titles (strings)' })
   .trim()
   .min(1, { error: 'labels must not contain an empty title' })
-  .max(MAX_LABEL_LENGTH, { error: `a label title is at most ${MAX_LABEL_LENGTH} characters` });
+  .max(MAX_LABEL_LENGTH, { error: `labels must be titles of at most ${MAX_LABEL_LENGTH} characters` })
+  // Text Postgres cannot hold is no title of any label.
+  .refine((s) => !s.includes('\u0000') && !LONE_SURROGATE.test(s), { error: 'labels must be valid text without NUL characters' });
 
 export const listConversationsParamsSchema = z.strictObject({
   status: enumSchema('status', LIST_STATUSES).optional().describe('Conversation status (default open); all = every status.'),
