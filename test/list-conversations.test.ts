@@ -14,8 +14,10 @@ import { parseWith } from '../src/search/params.js';
 import { handle } from '../src/search/pipeline.js';
 import type { TriageResult } from '../src/search/triage.js';
 import type { ConversationList } from '../src/search/triage-records.js';
+import { resolveAccess } from '../src/auth/access.js';
+import { capCounts, listConversations } from '../src/search/list.js';
 import { makeDeps } from './helpers/core.js';
-import { createTestDatabase, type TestDatabase } from './helpers/db.js';
+import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
 
 const BASE = 1_780_000_000;
@@ -147,6 +149,7 @@ afterAll(async () => {
   await t?.drop();
 });
 
+/** The list through the pipeline (the default count cap). */
 async function list(token: string, raw: Record<string, unknown>, account = w.account): Promise<TriageResult> {
   const outcome = await handle(deps, {
     token,
@@ -156,6 +159,14 @@ async function list(token: string, raw: Record<string, unknown>, account = w.acc
   });
   if (outcome.error) throw outcome.error;
   return outcome.result;
+}
+
+/** The list with counts capped at `cap` (the core's function, the caller's access as the pipeline resolves it). */
+async function listCapped(token: string, params: ListConversationsParams, cap: number) {
+  const owner = (await t.admin.query<{ owner_id: string }>('SELECT owner_id FROM access_tokens WHERE token = $1', [token]))
+    .rows[0];
+  const access = await resolveAccess(t.db, { userId: Number(owner?.owner_id) }, w.account);
+  return listConversations({ db: t.db, access, logger: silentLogger, now: Date.now }, params, cap);
 }
 
 const STATUS = { open: 0, resolved: 1, pending: 2, snoozed: 3 } as const;
@@ -246,6 +257,7 @@ async function checkAgainstOracle(): Promise<void> {
     { ...w.lonely, visible: [] as number[] },
   ];
   let filled = 0;
+  let cappedRuns = 0;
   await fc.assert(
     fc.asyncProperty(fc.constantFrom(...callers), paramsArb(), async (caller, params) => {
       const result = await list(caller.token, params);
@@ -254,6 +266,16 @@ async function checkAgainstOracle(): Promise<void> {
       expect(body.data.payload.map((c) => c.id)).toEqual(want.ids);
       expect(body.data.meta).toEqual(want.counts);
       expect(result.meta.has_more).toEqual({ conversations: want.hasMore });
+      // With counts capped low enough to bite: the same page, each count at most the cap.
+      const cap = 7;
+      const capped = await listCapped(caller.token, params, cap);
+      expect(capped.items.map((c) => c.id)).toEqual(want.ids);
+      const counts = Object.values(want.counts);
+      expect(capped.counts).toEqual({
+        ...Object.fromEntries(Object.entries(want.counts).map(([k, v]) => [k, Math.min(v, cap)])),
+        ...(counts.some((v) => v > cap) && { counts_capped: true }),
+      });
+      if (counts.some((v) => v > cap)) cappedRuns++;
       for (const c of body.data.payload) expect(c.account_id).toBe(w.account);
       if (want.ids.length > 1) filled++;
     }),
@@ -261,6 +283,7 @@ async function checkAgainstOracle(): Promise<void> {
   );
   // A property whose pages are all empty or single would not test an order.
   expect(filled).toBeGreaterThan(40);
+  expect(cappedRuns).toBeGreaterThan(40);
 }
 
 describe('list_conversations against the oracle', () => {
@@ -270,6 +293,24 @@ describe('list_conversations against the oracle', () => {
     await t.admin.query('ANALYZE conversations');
     await checkAgainstOracle();
   }, 120_000);
+});
+
+describe('list_conversations counts', () => {
+  it('reports a count past the cap as the cap, with counts_capped', () => {
+    expect(capCounts({ mine_count: 3, assigned_count: 1500, unassigned_count: 20, all_count: 1520 }, 1000)).toEqual({
+      mine_count: 3,
+      assigned_count: 1000,
+      unassigned_count: 20,
+      all_count: 1000,
+      counts_capped: true,
+    });
+    expect(capCounts({ mine_count: 3, assigned_count: 5, unassigned_count: 2, all_count: 7 }, 7)).toEqual({
+      mine_count: 3,
+      assigned_count: 5,
+      unassigned_count: 2,
+      all_count: 7,
+    });
+  });
 });
 
 describe('list_conversations access and notices', () => {

@@ -42,6 +42,8 @@ export function searchdeskIndexes(db: Db, now = Date.now()): Promise<ReadonlySet
 export const INDEX = {
   conversationsCreated: 'searchdesk_conversations_account_created',
   conversationsStatusActivity: 'searchdesk_conversations_account_status_activity',
+  conversationsActivity: 'searchdesk_conversations_account_activity',
+  conversationsStatusPriority: 'searchdesk_conversations_account_status_priority',
   conversationsDisplayIdTrgm: 'searchdesk_conversations_display_id_trgm',
   articlesTextTrgm: 'searchdesk_articles_text_trgm',
   articlesTitleDescriptionTrgm: 'searchdesk_articles_title_description_trgm',

@@ -10,7 +10,7 @@ import type { SearchContext } from './context.js';
 import { CONVERSATION_DECORATION, toConversationRecord, type ConversationRow } from './conversations.js';
 import { LIST_PAGE_SIZE, MAX_LABELS, type ListConversationsParams } from './list-params.js';
 import type { ConversationRecord } from './records.js';
-import { epoch, pageClause, timeBounds } from './sql.js';
+import { checkClause, epoch, pageClause, timeBounds } from './sql.js';
 import { triageNotices, type Lookup } from './list-notices.js';
 
 export { LIST_PAGE_SIZE };
@@ -81,11 +81,19 @@ function assigneeClause(access: ListAccess, type: ListConversationsParams['assig
   }
 }
 
-/** Carries any of the titles: a tagging of context `labels` on the conversation (acts-as-taggable-on's `tagged_with any`). */
+/**
+ * Carries any of the titles: a tagging of context `labels` on the conversation (acts-as-taggable-on's
+ * `tagged_with any`). A probe of each row the walk reads (checkClause; OFFSET 0 keeps it a probe):
+ * written as a plain EXISTS, the planner turned it into a hash of every tagging of a busy label
+ * (400,000 at L) before the first row.
+ */
 function labelClause(titles: string[], p: SqlParams): string {
-  return `EXISTS (SELECT 1 FROM taggings tg JOIN tags t ON t.id = tg.tag_id
-    WHERE tg.taggable_id = cv.id AND tg.taggable_type = 'Conversation' AND tg.context = 'labels'
-      AND t.name = ANY(${p.add(titles)}::text[]))`;
+  const [check] = checkClause([
+    `EXISTS (SELECT 1 FROM taggings tg JOIN tags t ON t.id = tg.tag_id
+      WHERE tg.taggable_id = cv.id AND tg.taggable_type = 'Conversation' AND tg.context = 'labels'
+        AND t.name = ANY(${p.add(titles)}::text[]) OFFSET 0)`,
+  ]);
+  return check as string;
 }
 
 /**
@@ -121,18 +129,61 @@ export interface ListCounts {
   assigned_count: number;
   unassigned_count: number;
   all_count: number;
+  /** Present (true) when a count stopped at the cap (LIST_COUNT_CAP). */
+  counts_capped?: true;
 }
 
-/** The four counts in one statement, over the list's filters except `assignee_type`. */
-export function buildListCountsQuery(access: ListAccess, params: ListConversationsParams, scope: ListScope): SqlQuery {
+const NO_COUNTS: ListCounts = { mine_count: 0, assigned_count: 0, unassigned_count: 0, all_count: 0 };
+
+/**
+ * Where a count stops: each of the four reads at most this many rows plus one, so a count over
+ * the hundreds of thousands of open conversations of a large account costs what one of a
+ * thousand does. A count that reaches it is reported as the cap, with `counts_capped: true`.
+ */
+export const LIST_COUNT_CAP = 1_000;
+
+/**
+ * The four counts in one statement, over the list's filters except `assignee_type`. One read of
+ * at most `cap` + 1 matching rows gives all four when the list holds at most `cap` (a rare filter
+ * reads its rows once, not four times); past it, each of mine, assigned and unassigned is its own
+ * read of at most `cap` + 1 rows (subqueries Postgres runs only when the CASE needs them). The
+ * help desk's conv_acid_inbid_stat_asgnid_idx holds account, inbox, status and assignee, so
+ * without other filters each read is of that index alone.
+ */
+export function buildListCountsQuery(
+  access: ListAccess,
+  params: ListConversationsParams,
+  scope: ListScope,
+  cap = LIST_COUNT_CAP,
+): SqlQuery {
   const p = new SqlParams();
   const where = listClauses(access, params, scope, p, false).join(' AND ');
+  const limit = p.add(cap + 1);
+  const me = `${p.add(access.userId)}::bigint`;
+  const read = (extra: string) =>
+    `(SELECT count(*) FROM (SELECT 1 FROM conversations cv WHERE ${where} AND ${extra} LIMIT ${limit}) x)`;
+  const each = (name: string, filter: string) =>
+    `CASE WHEN n.all_count <= ${p.add(cap)} THEN n.${name} ELSE ${read(filter)} END AS ${name}`;
   const text = `
-    SELECT count(*) FILTER (WHERE cv.assignee_id = ${p.add(access.userId)}::bigint) AS mine_count,
-           count(*) FILTER (WHERE cv.assignee_id IS NULL) AS unassigned_count,
-           count(*) AS all_count
-    FROM conversations cv WHERE ${where}`;
+    WITH m AS MATERIALIZED (SELECT cv.assignee_id FROM conversations cv WHERE ${where} LIMIT ${limit}),
+    n AS (SELECT count(*) AS all_count, count(*) FILTER (WHERE m.assignee_id = ${me}) AS mine_count,
+                 count(*) FILTER (WHERE m.assignee_id IS NOT NULL) AS assigned_count,
+                 count(*) FILTER (WHERE m.assignee_id IS NULL) AS unassigned_count FROM m)
+    SELECT n.all_count,
+           ${each('mine_count', `cv.assignee_id = ${me}`)},
+           ${each('assigned_count', 'cv.assignee_id IS NOT NULL')},
+           ${each('unassigned_count', 'cv.assignee_id IS NULL')}
+    FROM n`;
   return { text, values: p.values };
+}
+
+/** The counts as the body shows them: each at most `cap`, and `counts_capped` when one reached past it. */
+export function capCounts(raw: Omit<ListCounts, 'counts_capped'> | undefined, cap = LIST_COUNT_CAP): ListCounts {
+  if (!raw) return NO_COUNTS;
+  const keys = ['mine_count', 'assigned_count', 'unassigned_count', 'all_count'] as const;
+  const capped = keys.some((k) => raw[k] > cap);
+  const counts = Object.fromEntries(keys.map((k) => [k, Math.min(raw[k], cap)])) as Omit<ListCounts, 'counts_capped'>;
+  return capped ? { ...counts, counts_capped: true } : counts;
 }
 
 /**
@@ -164,8 +215,6 @@ export interface ListPage {
   notices: string[];
 }
 
-const NO_COUNTS: ListCounts = { mine_count: 0, assigned_count: 0, unassigned_count: 0, all_count: 0 };
-
 /** The scope of a list and its notices; `inboxIds` empty when it names something the caller may not see. */
 async function resolveScope(
   ctx: SearchContext,
@@ -184,26 +233,29 @@ async function resolveScope(
   return { scope: { inboxIds, ...(labels && { labels }) }, notices };
 }
 
-/** One page of the triage list with its counts and notices. */
-export async function listConversations(ctx: SearchContext, params: ListConversationsParams): Promise<ListPage> {
+/**
+ * One page of the triage list with its counts and notices; `countCap` is where a count stops
+ * (LIST_COUNT_CAP; tests lower it to reach the cap on small data).
+ */
+export async function listConversations(
+  ctx: SearchContext,
+  params: ListConversationsParams,
+  countCap = LIST_COUNT_CAP,
+): Promise<ListPage> {
   const { scope, notices } = await resolveScope(ctx, params);
   if (scope.inboxIds.length === 0) return { counts: NO_COUNTS, items: [], hasMore: false, notices };
   const [rows, [counts]] = await Promise.all([
     ctx.db.query<ConversationRow>(buildListPageQuery(ctx.access, params, scope), 'list_conversations_page'),
-    ctx.db.query<Omit<ListCounts, 'assigned_count'>>(
-      buildListCountsQuery(ctx.access, params, scope),
+    ctx.db.query<Omit<ListCounts, 'counts_capped'>>(
+      buildListCountsQuery(ctx.access, params, scope, countCap),
       'list_conversations_counts',
     ),
   ]);
-  const all = counts?.all_count ?? 0;
-  const unassigned = counts?.unassigned_count ?? 0;
+  const capped = capCounts(counts, countCap);
+  if (capped.counts_capped)
+    notices.push(`Counts stop at ${countCap}: a count of ${countCap} means at least that many (add filters for an exact count).`);
   return {
-    counts: {
-      mine_count: counts?.mine_count ?? 0,
-      assigned_count: all - unassigned,
-      unassigned_count: unassigned,
-      all_count: all,
-    },
+    counts: capped,
     items: rows.slice(0, LIST_PAGE_SIZE).map(toConversationRecord),
     hasMore: rows.length > LIST_PAGE_SIZE,
     notices,
