@@ -96,7 +96,7 @@ describe('stdio: protocol', () => {
   it('answers tools/list and tools/call through the SDK client, which validates structuredContent', async () => {
     const { client } = await session();
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(8);
+    expect(tools).toHaveLength(10);
     const r = (await client.callTool({ name: 'search_messages', arguments: { q: 'stdio hello' } })) as CallToolResult;
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent).toMatchObject({ payload: { messages: [{ content: 'stdio hello there' }] } });

@@ -30,7 +30,22 @@ async function demoQueries(client: Client) {
     'get_conversation',
     'get_contact',
     'get_article',
+    'list_conversations',
+    'get_account',
   ]);
+  // The triage bot's call of the README: open and unassigned, longest waiting first.
+  const queue = await client.callTool({
+    name: 'list_conversations',
+    arguments: { assignee_type: 'unassigned', sort_by: 'waiting_since_asc' },
+  });
+  const { data } = queue.structuredContent as {
+    data: { meta: { unassigned_count: number }; payload: Array<{ status: string }> };
+  };
+  expect(data.payload.length).toBeGreaterThan(0);
+  expect(data.payload.every((c) => c.status === 'open')).toBe(true);
+  expect(data.meta.unassigned_count).toBeGreaterThanOrEqual(data.payload.length);
+  const directory = await client.callTool({ name: 'get_account', arguments: {} });
+  expect((directory.structuredContent as { inboxes: unknown[] }).inboxes.length).toBeGreaterThan(0);
   const contacts = await call(client, 'search_contacts', { q: 'Bennett' });
   expect(contacts.contacts?.length).toBe(1);
   const conversations = await call(client, 'search_conversations', { q: 'Bennett' });
