@@ -32,7 +32,8 @@ export const TRIAGE_COMBINATIONS: ReadonlyArray<{ name: string; args: ListConver
   { name: 'open, urgent first', args: { sort_by: 'priority_desc' } },
   { name: 'open, unattended', args: { conversation_type: 'unattended' } },
   { name: 'open, priority urgent', args: { priority: 'urgent' } },
-  { name: 'open, one inbox', args: { inbox_id: 7 } },
+  // The caller's first inbox (set per role below).
+  { name: 'open, one inbox', args: { inbox_id: 0 } },
   { name: 'open, one team', args: { team_id: 3 } },
   { name: 'resolved, created newest', args: { status: 'resolved', sort_by: 'created_at_desc' } },
   { name: 'all statuses', args: { status: 'all' } },
@@ -132,7 +133,8 @@ async function main(): Promise<void> {
       .rows[0];
     const userId = Number(user?.owner_id);
     const inboxIds = (access.result.body as { inboxes: Array<{ id: number }> }).inboxes.map((i) => i.id);
-    for (const combo of TRIAGE_COMBINATIONS) {
+    for (const listed of TRIAGE_COMBINATIONS) {
+      const combo = listed.args.inbox_id === 0 ? { ...listed, args: { ...listed.args, inbox_id: inboxIds[0] ?? 1 } } : listed;
       const core = () =>
         handle(deps, {
           token,
