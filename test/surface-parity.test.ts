@@ -210,6 +210,12 @@ describe('parity: the same payload through MCP and REST (contract §1)', () => {
     const commas = await restGet(server.url, f.admin, `/api/v1/accounts/${f.account}/conversations?labels=parity,other`);
     expect(commas).toEqual(brackets);
     expect((brackets.body.data as { payload: unknown[] }).payload.length).toBeGreaterThan(0);
+    // A notice reaches the model in the text it reads, and programs in _meta.
+    const unknown = await mcp(f.admin, f.account, 'list_conversations', { labels: ['nope'] });
+    const notice =
+      'No label of this account is called "nope", so no conversation was listed. The account\'s labels are: "other", "parity".';
+    expect(unknown.content).toContainEqual({ type: 'text', text: notice });
+    expect(unknown._meta).toMatchObject({ notices: [notice] });
   });
 
   it('is not trivially empty: pages and has_more line up', async () => {
