@@ -1,6 +1,6 @@
 // searchdesk's icon for MCP: assets/icon.svg (drawn by hand) and assets/icon.png (its 256 px
 // rendering) become data URIs in src/mcp/icon-data.ts, so neither transport reads a file or
-// needs a URL to show it (serverInfo.icons; the tools carry a smaller magnifier). Run after
+// needs a URL to show it (serverInfo.icons). Run after
 // changing the SVG; src/mcp/icons.test.ts fails when the module and the files differ.
 // Usage: node scripts/icons.mjs [--png]   (--png renders assets/icon.png again first, with
 // rsvg-convert from librsvg: `apt-get install librsvg2-bin`; the PNG is committed.)

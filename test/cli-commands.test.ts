@@ -38,7 +38,7 @@ describe('searchdesk db', () => {
     await c.connect();
     const tables = await c.query("SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'");
     await c.end();
-    expect(tables.rows[0].n).toBe(16);
+    expect(tables.rows[0].n).toBe(16); // schema.md: 13 tables, then labels, tags and taggings (issue 48)
   });
 
   it('indexes creates the searchdesk_ indexes once', async () => {

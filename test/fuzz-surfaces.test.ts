@@ -838,6 +838,59 @@ function expectPayload(tool: Tool, e: Effective, payload: Record<string, Array<{
   }
 }
 
+export const FUZZ_LIST_RUNS = 150;
+/** MCP's list `{payload: {conversations, counts}}` as the REST body `{data: {meta, payload}}`. */
+const asListBody = (structured: unknown) => {
+  const { payload } = structured as { payload: { conversations: unknown; counts: unknown } };
+  return { data: { meta: payload.counts, payload: payload.conversations } };
+};
+const LIST_KEYS = [
+  'status',
+  'assignee_type',
+  'inbox_id',
+  'team_id',
+  'labels',
+  'labels[]',
+  'priority',
+  'conversation_type',
+  'sort_by',
+  'since',
+  'until',
+  'page',
+] as const;
+const LIST_GOOD: Record<string, readonly string[]> = {
+  status: ['open', 'resolved', 'pending', 'snoozed', 'all'],
+  assignee_type: ['all', 'me', 'unassigned', 'assigned'],
+  priority: ['urgent', 'high', 'medium', 'low', 'none'],
+  conversation_type: ['unattended'],
+  sort_by: ['last_activity_at_desc', 'created_at_desc', 'created_at_asc', 'priority_desc', 'waiting_since_asc'],
+};
+function listValueArb(key: string): fc.Arbitrary<string> {
+  const good = LIST_GOOD[key];
+  if (good) return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...good) }, { weight: 1, arbitrary: textArb });
+  if (key === 'inbox_id') return restValueArb('inbox_id');
+  if (key === 'since' || key === 'until' || key === 'page') return restValueArb(key);
+  return fc.oneof(textArb, fc.constantFrom('billing', 'a,b', ',', 'x'.repeat(300)));
+}
+const listQueryArb = fc
+  .array(
+    fc.constantFrom(...LIST_KEYS).chain((k) => fc.tuple(fc.constant(k), listValueArb(k.replace('[]', '')))),
+    { maxLength: 4 },
+  )
+  .map((pairs) => pairs.map(([k, v]) => `${k}=${encodeLoose(v)}`).join('&'));
+const listArgsArb = fc.dictionary(
+  fc.oneof(
+    { weight: 5, arbitrary: fc.constantFrom(...LIST_KEYS.filter((k) => k !== 'labels[]')) },
+    { weight: 1, arbitrary: fc.constantFrom('q', 'bogus') },
+  ),
+  fc.oneof(
+    { weight: 2, arbitrary: fc.constantFrom(...Object.values(LIST_GOOD).flat(), 1, 2, w.inboxes[0] ?? 1) },
+    { weight: 1, arbitrary: fc.array(fc.constantFrom('billing', '', 'x'), { maxLength: 3 }) },
+    { weight: 1, arbitrary: jsonValueArb },
+  ),
+  { maxKeys: 4 },
+);
+
 /** Outcomes seen, so a property that only ever sees errors or empty lists fails. */
 const stats = { rest: new Map<number, number>(), restRows: 0, mcp: { ok: 0, error: 0, rows: 0 } };
 const someRows = (payload: Record<string, unknown[]>) => Object.values(payload).some((rows) => rows.length > 0);
@@ -1045,6 +1098,62 @@ describe('bad input through REST and MCP (issue 6)', () => {
     } finally {
       await hostile.close();
     }
+  }, 120_000);
+
+  it(`REST and MCP: list_conversations and the directory answer own rows or a 422 naming the parameter (${FUZZ_LIST_RUNS} runs each, seed ${FUZZ_SEED})`, async () => {
+    const own = new Set(w.conversations.map((c) => c.id));
+    const seen = { ok: 0, refused: 0, rows: 0 };
+    /** A 200 lists only this account's conversations; a refusal names a parameter that was sent. */
+    const judgeList = (ok: boolean, body: unknown, sent: string[]) => {
+      if (ok) {
+        const { data } = body as { data: { meta: Record<string, number>; payload: Array<{ id: number; account_id: number }> } };
+        for (const c of data.payload) expect(own.has(c.id) && c.account_id === w.account).toBe(true);
+        expect(data.meta.all_count).toBeLessThanOrEqual(w.conversations.length);
+        seen.ok += 1;
+        if (data.payload.length > 0) seen.rows += 1;
+      } else {
+        const message = (body as { error?: string }).error ?? String(body);
+        expect(
+          sent.some((k) => message.includes(k.replace('[]', '')) || message.startsWith('unknown argument')),
+          message,
+        ).toBe(true);
+        seen.refused += 1;
+      }
+    };
+    await fc.assert(
+      fc.asyncProperty(listQueryArb, async (query) => {
+        const target = new URL(`${server.url}/api/v1/accounts/${w.account}/conversations?${query}`);
+        const res = await fetch(target, {
+          headers: { api_access_token: w.token },
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
+        const text = await res.text();
+        expectNoLeak(text);
+        expect([200, 422], text).toContain(res.status);
+        judgeList(res.status === 200, JSON.parse(text), [...target.searchParams.keys()]);
+      }),
+      { seed: FUZZ_SEED, numRuns: FUZZ_LIST_RUNS },
+    );
+    await fc.assert(
+      fc.asyncProperty(listArgsArb, async (args) => {
+        const r = (await client.callTool({ name: 'list_conversations', arguments: args })) as CallToolResult;
+        const text = (r.content[0] as { text: string }).text;
+        expectNoLeak(text);
+        judgeList(!r.isError, r.isError ? { error: text } : asListBody(r.structuredContent), Object.keys(args));
+      }),
+      { seed: FUZZ_SEED, numRuns: FUZZ_LIST_RUNS },
+    );
+    expect(seen.ok).toBeGreaterThan(FUZZ_LIST_RUNS / 5);
+    expect(seen.refused).toBeGreaterThan(FUZZ_LIST_RUNS / 5);
+    expect(seen.rows).toBeGreaterThan(FUZZ_LIST_RUNS / 10);
+    for (const route of ['inboxes', 'teams', 'agents', 'labels']) {
+      const res = await fetch(`${server.url}/api/v1/accounts/${w.account}/${route}?page=-1&bogus=%00`, {
+        headers: { api_access_token: w.token },
+      });
+      expect(res.status).toBe(200);
+    }
+    const other = await fetch(`${server.url}/api/v1/accounts/${w.other}/inboxes`, { headers: { api_access_token: w.token } });
+    expect(other.status).toBe(401);
   }, 120_000);
 
   it('the server survived every request: still up, and no internal error logged', async () => {

@@ -14,7 +14,7 @@ import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { createTestIndex, esUrl, hasEs, type TestIndex } from './helpers/es.js';
 import { Fixture } from './helpers/fixtures.js';
 import { createOpenSearchTestIndex, hasOs, osUrl } from './helpers/opensearch.js';
-import { cliEnv, connectHttpMcp, restRead, restSearch } from './helpers/spawn.js';
+import { cliEnv, connectHttpMcp, listPath, restGet, restRead, restSearch } from './helpers/spawn.js';
 import { startHttp, type HttpProcess } from './helpers/http.js';
 import { asRestBody } from './helpers/mcp-normalise.js';
 import {
@@ -233,6 +233,50 @@ describe.each(engines)('tenant isolation through REST and MCP on $name', ({ name
   );
 
   it.skipIf(skip || name !== 'postgres')(
+    "list_conversations and get_account show every caller exactly its account's visible conversations and inboxes, on both surfaces",
+    async () => {
+      for (const caller of w.memberships) {
+        const inboxes = accessibleInboxes(w, caller);
+        const visible = w.conversations.filter((c) => c.account === caller.account && inboxes.has(c.inbox));
+        const args = { status: 'all', sort_by: 'created_at_asc' };
+        const viaRest = await restGet(server.url, caller.token, listPath(caller.account, args));
+        const client = await mcpClient(caller.token);
+        const viaMcp = (await client.callTool({
+          name: 'list_conversations',
+          arguments: { ...args, account_id: caller.account },
+        })) as CallToolResult;
+        const listed = (asRestBody(viaMcp.structuredContent) as { payload: { conversations: unknown; counts: unknown } }).payload;
+        expect({ data: { meta: listed.counts, payload: listed.conversations } }).toEqual(viaRest.body);
+        const { data } = viaRest.body as { data: { meta: { all_count: number }; payload: Row[] } };
+        expect(data.meta.all_count).toBe(visible.length);
+        expectOwnRows(caller, { conversations: data.payload });
+        const want = visible
+          .sort((a, b) => a.created - b.created || b.id - a.id)
+          .slice(0, 25)
+          .map((c) => c.id);
+        expect(data.payload.map((c) => c.id)).toEqual(want);
+        // Another account's inbox, or one the caller may not see: nothing, and zero counts.
+        for (const inbox of w.inboxes.filter((i) => !inboxes.has(i.id)).slice(0, 3)) {
+          const hidden = await restGet(server.url, caller.token, listPath(caller.account, { status: 'all', inbox_id: inbox.id }));
+          expect(hidden.body).toEqual({
+            data: { meta: { mine_count: 0, assigned_count: 0, unassigned_count: 0, all_count: 0 }, payload: [] },
+          });
+        }
+        const account = (await client.callTool({
+          name: 'get_account',
+          arguments: { account_id: caller.account },
+        })) as CallToolResult;
+        const directory = account.structuredContent as { inboxes: Row[]; account: { id: number } };
+        expect(directory.account.id).toBe(caller.account);
+        expect(directory.inboxes.map((i) => i.id).sort((a, b) => a - b)).toEqual([...inboxes].sort((a, b) => a - b));
+        const restInboxes = await restGet(server.url, caller.token, `/api/v1/accounts/${caller.account}/inboxes`);
+        expect(restInboxes.body).toEqual({ payload: directory.inboxes });
+      }
+    },
+    90_000,
+  );
+
+  it.skipIf(skip || name !== 'postgres')(
     'refuses every caller on every account it is not a member of, on both surfaces',
     async () => {
       for (const account of w.accounts) {
@@ -244,6 +288,11 @@ describe.each(engines)('tenant isolation through REST and MCP on $name', ({ name
             expect(viaRest).toEqual({ status: 401, body: { error: NOT_MEMBER } });
             expect(viaMcp).toEqual({ isError: true, content: [{ type: 'text', text: NOT_MEMBER }] });
           }
+          for (const route of ['conversations', 'inboxes', 'teams', 'agents', 'labels'])
+            expect(await restGet(server.url, outsider.token, `/api/v1/accounts/${account}/${route}`)).toEqual({
+              status: 401,
+              body: { error: NOT_MEMBER },
+            });
           // A read names a record of that account, yet the account is refused first.
           const record = w.contacts.find((c) => c.account === account)!.id;
           expect(await restRead(server.url, outsider.token, account, 'get_contact', { id: record })).toEqual({
@@ -264,7 +313,10 @@ describe.each(engines)('tenant isolation through REST and MCP on $name', ({ name
         if (accounts.length < 2) continue;
         const token = w.memberships.find((m) => m.user === user)!.token;
         const r = (await (await mcpClient(token)).callTool({ name: 'search_all', arguments: { q: 'a' } })) as CallToolResult;
-        const listed = accounts.sort((a, b) => a - b).join(', ');
+        const listed = accounts
+          .sort((a, b) => a - b)
+          .map((a) => `${a} (Tenant ${w.accounts.indexOf(a)})`)
+          .join(', ');
         expect(r).toEqual({
           isError: true,
           content: [{ type: 'text', text: `account_id is required: you belong to accounts ${listed}` }],

@@ -159,7 +159,7 @@ describe('MCP over HTTP: the transport rules', () => {
     expect(r.status).toBe(400);
     expect(r.json).toMatchObject({ error: { code: -32000, message: expect.stringContaining('1999-01-01') as unknown } });
     const ok = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-protocol-version': '2025-06-18' });
-    expect((ok.json as { result: { tools: unknown[] } }).result.tools).toHaveLength(8);
+    expect((ok.json as { result: { tools: unknown[] } }).result.tools).toHaveLength(10);
   });
 
   it('answers an unknown method with -32601 and malformed tools/call params with -32602', async () => {

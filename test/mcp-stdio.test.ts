@@ -11,7 +11,7 @@ import { Fixture } from './helpers/fixtures.js';
 import { cliEnv, initializeRequest, logLines, runCli } from './helpers/spawn.js';
 import { connectStdio, type StdioSession } from './helpers/stdio.js';
 import { FaultProxy } from './helpers/fault-proxy.js';
-import { SERVER_ICONS, TOOL_ICONS } from '../src/mcp/icons.js';
+import { SERVER_ICONS } from '../src/mcp/icons.js';
 
 let t: TestDatabase;
 const f = {} as { account: number; admin: string; bot: string; long: number };
@@ -98,8 +98,8 @@ describe('stdio: protocol', () => {
     const { client } = await session();
     expect(client.getServerVersion()?.icons).toEqual(SERVER_ICONS);
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(8);
-    for (const tool of tools) expect(tool.icons).toEqual(TOOL_ICONS);
+    expect(tools).toHaveLength(10);
+    for (const tool of tools) expect(tool.icons).toBeUndefined();
     const r = (await client.callTool({ name: 'search_messages', arguments: { q: 'stdio hello' } })) as CallToolResult;
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent).toMatchObject({ payload: { messages: [{ content: 'stdio hello there' }] } });

@@ -30,7 +30,22 @@ async function demoQueries(client: Client) {
     'get_conversation',
     'get_contact',
     'get_article',
+    'list_conversations',
+    'get_account',
   ]);
+  // The triage bot's call of the README: open and unassigned, longest waiting first.
+  const queue = await client.callTool({
+    name: 'list_conversations',
+    arguments: { assignee_type: 'unassigned', sort_by: 'waiting_since_asc' },
+  });
+  const { payload } = queue.structuredContent as {
+    payload: { counts: { unassigned_count: number }; conversations: Array<{ status: string }> };
+  };
+  expect(payload.conversations.length).toBeGreaterThan(0);
+  expect(payload.conversations.every((c) => c.status === 'open')).toBe(true);
+  expect(payload.counts.unassigned_count).toBeGreaterThanOrEqual(payload.conversations.length);
+  const directory = await client.callTool({ name: 'get_account', arguments: {} });
+  expect((directory.structuredContent as { inboxes: unknown[] }).inboxes.length).toBeGreaterThan(0);
   const contacts = await call(client, 'search_contacts', { q: 'Bennett' });
   expect(contacts.contacts?.length).toBe(1);
   const conversations = await call(client, 'search_conversations', { q: 'Bennett' });

@@ -29,8 +29,8 @@ beforeAll(async () => {
   t = await createTestDatabase();
   deps = makeDeps(t.db);
   const fx = new Fixture(t.admin);
-  f.account = await fx.account();
-  f.second = await fx.account();
+  f.account = await fx.account({ name: 'Acme' });
+  f.second = await fx.account({ name: 'Beta' });
   f.foreign = await fx.account();
   f.admin = await fx.user();
   const multi = await fx.user();
@@ -126,7 +126,7 @@ describe('account named by an argument (MCP): parameters → token → account �
     const several = await handle(deps, contacts(f.multiToken, argument(), { q: 'P' }).request);
     expect(several.error).toMatchObject({
       code: 'account_required',
-      message: `account_id is required: you belong to accounts ${f.account}, ${f.second}`,
+      message: `account_id is required: you belong to accounts ${f.account} (Acme), ${f.second} (Beta)`,
     });
     const none = await handle(deps, contacts(f.lonerToken, argument(), { q: 'P' }).request);
     expect(none.error?.code).toBe('not_account_member');

@@ -506,7 +506,12 @@ describe('over the wire', () => {
       result: {
         isError: true,
         content: [
-          { type: 'text', text: expect.stringMatching(/^Unknown tool\. The tools are: search_all, .*get_article$/) as unknown },
+          {
+            type: 'text',
+            text: expect.stringMatching(
+              /^Unknown tool\. The tools are: search_all, .*get_article, list_conversations, get_account$/,
+            ) as unknown,
+          },
         ],
       },
     });

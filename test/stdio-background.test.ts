@@ -89,7 +89,7 @@ describe('stdio on the embedded demo: the handshake does not wait for the databa
   it('answers tools/list while the demo is being created, and the first search once it is', async () => {
     const s = open(cliEnv({ SEARCHDESK_DATA_DIR: join(root, 'fresh') }));
     const listed = await s.handshake();
-    expect(listed.answer.result?.tools).toHaveLength(8);
+    expect(listed.answer.result?.tools).toHaveLength(10);
     // Ordering, not timing: when tools/list was answered, the database had not said it was ready.
     expect(events(listed.stderr)).toContain('stdio_ready');
     expect(events(listed.stderr)).not.toContain('embedded_db_created');
@@ -110,7 +110,7 @@ describe('stdio on the embedded demo: the handshake does not wait for the databa
     writeFileSync(blocker, 'in the way\n');
     const s = open(cliEnv({ SEARCHDESK_DATA_DIR: join(blocker, 'data') }));
     const listed = await s.handshake();
-    expect(listed.answer.result?.tools).toHaveLength(8);
+    expect(listed.answer.result?.tools).toHaveLength(10);
 
     for (const q of ['anderson', 'refund']) {
       const failed = await s.call('search_contacts', { q });
@@ -121,7 +121,7 @@ describe('stdio on the embedded demo: the handshake does not wait for the databa
     }
     expect(events(s.stderr)).toContain('embedded_db_failed');
     // Still speaking the protocol after the failures.
-    expect((await s.request('tools/list')).answer.result?.tools).toHaveLength(8);
+    expect((await s.request('tools/list')).answer.result?.tools).toHaveLength(10);
 
     rmSync(blocker);
     mkdirSync(blocker);

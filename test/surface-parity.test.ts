@@ -10,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
-import { cliEnv, connectHttpMcp, restRead, restSearch } from './helpers/spawn.js';
+import { cliEnv, connectHttpMcp, listPath, restGet, restRead, restSearch } from './helpers/spawn.js';
 import { startHttp, type HttpProcess } from './helpers/http.js';
 import { asRestBody } from './helpers/mcp-normalise.js';
 
@@ -30,6 +30,7 @@ const f = {} as {
   article: number;
   long: { display: number; messages: number[] };
   short: number;
+  team: number;
 };
 const clients = new Map<string, Client>();
 
@@ -86,6 +87,27 @@ beforeAll(async () => {
   const noFlagContact = await fx.contact(f.noFlag, { name: 'Parity Elsewhere' });
   await fx.message(await fx.conversation(f.noFlag, noFlagInbox, { contact_id: noFlagContact }), { content: 'parity hidden' });
 
+  // Triage (issue 48): labels on some conversations, priorities, a team.
+  f.team = await fx.team(f.account, 'Parity Team');
+  await t.admin.query(
+    "INSERT INTO labels (account_id, title, color) VALUES ($1, 'parity', '#ff0000'), ($1, 'other', '#00ff00')",
+    [f.account],
+  );
+  await t.admin.query("INSERT INTO tags (name) VALUES ('parity'), ('other') ON CONFLICT DO NOTHING");
+  await t.admin.query(
+    `UPDATE conversations SET priority = display_id % 5 - 1 + CASE WHEN display_id % 5 = 0 THEN NULL ELSE 0 END,
+       team_id = CASE WHEN display_id % 3 = 0 THEN $2::bigint END,
+       waiting_since = CASE WHEN display_id % 2 = 0 THEN created_at END
+     WHERE account_id = $1`,
+    [f.account, f.team],
+  );
+  await t.admin.query(
+    `INSERT INTO taggings (tag_id, taggable_type, taggable_id, context)
+     SELECT t.id, 'Conversation', c.id, 'labels' FROM conversations c, tags t
+     WHERE c.account_id = $1 AND t.name = 'parity' AND c.display_id % 2 = 1`,
+    [f.account],
+  );
+
   server = await startHttp(cliEnv({ DATABASE_URL: t.url, SEARCHDESK_APP_URL: `${APP}/` }));
   for (const token of [f.admin, f.agent]) clients.set(token, await connectHttpMcp(server.url, { api_access_token: token }));
   for (const client of clients.values()) await client.listTools(); // the client then validates structuredContent
@@ -97,17 +119,26 @@ afterAll(async () => {
   await t.drop();
 });
 
-type Args = Record<string, string | number | boolean>;
+type Args = Record<string, string | number | boolean | string[]>;
 
 const rest = (token: string | undefined, account: number | string, tool: string, args: Args) =>
-  tool.startsWith('get_')
-    ? restRead(server.url, token, account, tool, args)
-    : restSearch(server.url, token, account, tool, args as Record<string, string | number>);
+  tool === 'list_conversations'
+    ? restGet(server.url, token, listPath(account, args))
+    : tool.startsWith('get_')
+      ? restRead(server.url, token, account, tool, args as Record<string, string | number | boolean>)
+      : restSearch(server.url, token, account, tool, args as Record<string, string | number>);
 
 async function mcp(token: string, account: number, tool: string, args: Args): Promise<CallToolResult> {
   const client = clients.get(token);
   if (!client) throw new Error('no client for token');
   return (await client.callTool({ name: tool, arguments: { ...args, account_id: account } })) as CallToolResult;
+}
+
+/** The help desk's list body `{data: {meta: counts, payload}}` as MCP writes it, `{payload: {conversations, counts}}`; any other body as it is. */
+function restAsMcp(tool: string, body: Record<string, unknown>): Record<string, unknown> {
+  if (tool !== 'list_conversations') return body;
+  const { meta, payload } = body.data as { meta: unknown; payload: unknown };
+  return { payload: { conversations: payload, counts: meta } };
 }
 
 describe('parity: the same payload through MCP and REST once timestamps are normalised (contract §1, §10)', () => {
@@ -141,6 +172,13 @@ describe('parity: the same payload through MCP and REST once timestamps are norm
     ['get_contact', () => ({ id: f.contact })],
     ['get_contact', () => ({ id: f.contact, page: 2 })],
     ['get_article', () => ({ id: f.article })],
+    // The triage list (issue 48): the help desk's body on both surfaces.
+    ['list_conversations', {}],
+    ['list_conversations', { status: 'all', sort_by: 'created_at_asc' }],
+    ['list_conversations', { assignee_type: 'unassigned', sort_by: 'waiting_since_asc' }],
+    ['list_conversations', { labels: ['parity', 'nope'], sort_by: 'priority_desc' }],
+    ['list_conversations', () => ({ team_id: f.team, conversation_type: 'unattended', since: NOW - 10 * DAY })],
+    ['list_conversations', () => ({ inbox_id: f.inbox1, priority: 'none' })],
   ];
 
   for (const [role, tokenOf] of [
@@ -157,10 +195,12 @@ describe('parity: the same payload through MCP and REST once timestamps are norm
         ]);
         expect(viaMcp.isError).toBeFalsy();
         expect(viaRest.status).toBe(200);
-        expect(asRestBody(viaMcp.structuredContent)).toEqual(viaRest.body);
-        expect(Object.keys(viaRest.body)).toEqual(tool === 'get_conversation' ? ['meta', 'payload'] : ['payload']);
+        expect(asRestBody(viaMcp.structuredContent)).toEqual(restAsMcp(tool, viaRest.body));
+        const keys: Record<string, string[]> = { get_conversation: ['meta', 'payload'], list_conversations: ['data'] };
+        expect(Object.keys(viaRest.body)).toEqual(keys[tool] ?? ['payload']);
         // Every case finds something for the administrator, so equality is never the trivial `[] = []`.
-        const payload = viaRest.body.payload as unknown[] | Record<string, unknown>;
+        const body = (tool === 'list_conversations' ? viaRest.body.data : viaRest.body) as Record<string, unknown>;
+        const payload = body.payload as unknown[] | Record<string, unknown>;
         const lists = Array.isArray(payload) ? [payload] : Object.values(payload).filter((v): v is unknown[] => Array.isArray(v));
         if (role === 'administrator')
           expect(lists.some((rows) => rows.length > 0) || tool === 'get_article' || tool === 'get_contact').toBe(true);
@@ -196,8 +236,37 @@ describe('parity: the same payload through MCP and REST once timestamps are norm
       meta: { conversation: Record<string, unknown> };
       payload: Array<Record<string, unknown>>;
     };
-    expect(transcript.meta.conversation).toMatchObject({ labels: ['vip'], priority: 'low', custom_attributes: { order: 0 } });
+    expect(transcript.meta.conversation).toMatchObject({
+      labels: ['parity', 'vip'],
+      priority: 'low',
+      custom_attributes: { order: 0 },
+    });
     expect(transcript.payload.every((m) => m.conversation_status === 'open')).toBe(true);
+  });
+
+  it('get_account lists what the directory routes list, and REST reads labels[] and labels=a,b alike', async () => {
+    for (const token of [f.admin, f.agent]) {
+      const viaMcp = (await mcp(token, f.account, 'get_account', {})).structuredContent as Record<string, unknown>;
+      for (const kind of ['inboxes', 'teams', 'agents'] as const) {
+        const viaRest = await restGet(server.url, token, `/api/v1/accounts/${f.account}/${kind}`);
+        expect(viaRest).toEqual({ status: 200, body: { payload: viaMcp[kind] } });
+      }
+      const labels = await restGet(server.url, token, `/api/v1/accounts/${f.account}/labels`);
+      const titles = (labels.body.payload as Array<{ id: number }>).map(({ id: _id, ...rest }) => rest);
+      expect(titles).toEqual(viaMcp.labels);
+    }
+    const agentView = (await mcp(f.agent, f.account, 'get_account', {})).structuredContent as { inboxes: Array<{ id: number }> };
+    expect(agentView.inboxes.map((i) => i.id)).toEqual([f.inbox1]);
+    const brackets = await restGet(server.url, f.admin, listPath(f.account, { labels: ['parity', 'other'] }));
+    const commas = await restGet(server.url, f.admin, `/api/v1/accounts/${f.account}/conversations?labels=parity,other`);
+    expect(commas).toEqual(brackets);
+    expect((brackets.body.data as { payload: unknown[] }).payload.length).toBeGreaterThan(0);
+    // A notice reaches the model in the text it reads, and programs in _meta.
+    const unknown = await mcp(f.admin, f.account, 'list_conversations', { labels: ['nope'] });
+    const notice =
+      'No label of this account is called "nope", so no conversation was listed. The account\'s labels are: "other", "parity".';
+    expect((unknown.structuredContent as { meta: { notices: string[] } }).meta.notices).toEqual([notice]);
+    expect(JSON.parse((unknown.content as Array<{ text: string }>)[0]!.text)).toEqual(unknown.structuredContent);
   });
 
   it('is not trivially empty: pages and has_more line up', async () => {

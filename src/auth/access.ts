@@ -35,17 +35,17 @@ export async function authenticate(db: Db, token: string | undefined): Promise<C
   return { userId: row.owner_id };
 }
 
-/** The ids of the accounts a user belongs to, ascending. */
-export async function listAccountIds(db: Db, caller: Caller): Promise<number[]> {
-  const rows = await db.query<{ account_id: number }>(
+/** The accounts a user belongs to (id and name, for the "which account" error), ascending by id. */
+export async function listAccounts(db: Db, caller: Caller): Promise<{ id: number; name: string | null }[]> {
+  return db.query<{ id: number; name: string | null }>(
     {
-      text: 'SELECT account_id FROM account_users WHERE user_id = $1::bigint ORDER BY account_id',
+      text: `SELECT au.account_id AS id, a.name FROM account_users au LEFT JOIN accounts a ON a.id = au.account_id
+             WHERE au.user_id = $1::bigint ORDER BY au.account_id`,
       values: [caller.userId],
       planOnce: true,
     },
     'auth_accounts',
   );
-  return rows.map((r) => r.account_id);
 }
 
 interface AccountRow {

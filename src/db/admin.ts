@@ -28,6 +28,25 @@ export const SEARCHDESK_INDEXES: readonly SearchdeskIndex[] = [
     definition: 'conversations (account_id, created_at DESC, id DESC)',
   },
   {
+    name: INDEX.conversationsStatusActivity,
+    table: 'conversations',
+    purpose:
+      "the triage list (list_conversations) of one status, latest activity first, without sorting the status's conversations",
+    definition: 'conversations (account_id, status, last_activity_at DESC, id DESC)',
+  },
+  {
+    name: INDEX.conversationsActivity,
+    table: 'conversations',
+    purpose: 'the triage list of every status (status=all), latest activity first, without sorting the account',
+    definition: 'conversations (account_id, last_activity_at DESC, id DESC)',
+  },
+  {
+    name: INDEX.conversationsStatusPriority,
+    table: 'conversations',
+    purpose: 'the triage list of one status, most urgent first (sort_by=priority_desc), without sorting it',
+    definition: 'conversations (account_id, status, priority DESC NULLS LAST, last_activity_at DESC, id DESC)',
+  },
+  {
     name: INDEX.conversationsDisplayIdTrgm,
     table: 'conversations',
     purpose: 'substring match on the display id (as text)',

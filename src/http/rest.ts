@@ -14,14 +14,15 @@ import {
   type Operation,
   type ReadOperation,
 } from '../search/params.js';
-import { handle, type PipelineRequest, type ResultOf } from '../search/pipeline.js';
+import { handle, handleProfile, type PipelineRequest, type ResultOf } from '../search/pipeline.js';
+import { parseListQuery, type TriageOperation } from '../search/list-params.js';
 import type { Handler, RequestContext } from './context.js';
 import { sendJson } from './respond.js';
 
 const REST_PATH = /^\/api\/v1\/accounts\/([^/]+)\/search(?:\/(contacts|conversations|messages|articles))?$/;
 
 export interface RestRoute {
-  op: Operation | ReadOperation;
+  op: Operation | ReadOperation | TriageOperation | 'profile';
   /** Route template for logs and metrics, e.g. `/api/v1/accounts/:account_id/search/messages`. */
   label: string;
   handler: Handler;
@@ -30,7 +31,7 @@ export interface RestRoute {
 /** Matches a REST search path; the account segment is checked later (after authentication). */
 export function matchRestRoute(pathname: string): RestRoute | undefined {
   const m = REST_PATH.exec(pathname);
-  if (!m) return matchReadRoute(pathname);
+  if (!m) return matchReadRoute(pathname) ?? matchTriageRoute(pathname);
   const op = (m[2] ?? 'all') as Operation;
   const segment = m[1] as string;
   return {
@@ -54,7 +55,7 @@ function pathId(segment: string): number | undefined {
  * the `Authorization: Bearer` form the 401's WWW-Authenticate names); its facts go to the
  * request's log line, and whether the token named a user to the rate limit.
  */
-async function runRequest<O extends Operation | ReadOperation>(
+async function runRequest<O extends Operation | ReadOperation | TriageOperation>(
   ctx: RequestContext,
   request: Omit<PipelineRequest<O>, 'token' | 'logger'>,
 ): Promise<ResultOf<O>> {
@@ -147,4 +148,41 @@ async function handleRead(
     },
   });
   sendJson(ctx.res, 200, result.body);
+}
+
+/** The help desk's list and directory paths: `/api/v1/accounts/:account_id/<name>`. */
+const TRIAGE_PATH = /^\/api\/v1\/accounts\/([^/]+)\/(conversations|inboxes|teams|agents|labels)$/;
+
+const TRIAGE_OPS: Record<string, TriageOperation> = {
+  conversations: 'list_conversations',
+  inboxes: 'list_inboxes',
+  teams: 'list_teams',
+  agents: 'list_agents',
+  labels: 'list_labels',
+};
+
+function matchTriageRoute(pathname: string): RestRoute | undefined {
+  if (pathname === '/api/v1/profile') return { op: 'profile', label: '/api/v1/profile', handler: handleProfileRoute };
+  const m = TRIAGE_PATH.exec(pathname);
+  if (!m) return undefined;
+  const [, segment, name] = m as unknown as [string, string, string];
+  const op = TRIAGE_OPS[name] as TriageOperation;
+  return { op, label: `/api/v1/accounts/:account_id/${name}`, handler: (ctx) => handleTriage(ctx, op, segment) };
+}
+
+/** The list (`{ data: { meta, payload } }`) or one directory list (`{ payload }`); unknown query parameters are ignored. */
+async function handleTriage(ctx: RequestContext, op: TriageOperation, segment: string): Promise<void> {
+  const result = await runRequest(ctx, {
+    account: pathId(segment) ?? NaN,
+    operation: op,
+    params: () => (op === 'list_conversations' ? parseListQuery(ctx.url.searchParams) : {}),
+  });
+  sendJson(ctx.res, 200, result.body);
+}
+
+async function handleProfileRoute(ctx: RequestContext): Promise<void> {
+  const outcome = await handleProfile(ctx.app.deps, ctx.token);
+  Object.assign(ctx.facts, outcome.facts);
+  if (outcome.error) throw outcome.error;
+  sendJson(ctx.res, 200, outcome.result);
 }

@@ -6,9 +6,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toSearchError } from '../errors.js';
 import { coerceNumericStrings, parseWith, readInputProblems } from '../search/params.js';
-import { handle, isReadOperation, type ParamsFor } from '../search/pipeline.js';
+import { handle, isReadOperation, isTriageOperation, type ParamsFor } from '../search/pipeline.js';
 import type { ReadResult } from '../search/read/index.js';
 import type { SearchResult } from '../search/service.js';
+import type { TriageResult } from '../search/triage.js';
+import type { ConversationList } from '../search/triage-records.js';
 import { isoNow } from './iso-times.js';
 import { toToolError, toToolResult, toolErrorText, type ResultFacts } from './result.js';
 import type { McpServerOptions } from './server.js';
@@ -61,6 +63,13 @@ export async function callTool(
 /** What a tool returns before MCP's `meta`: a search its `{payload}`, a read its own body; and the facts of either. */
 function bodyOf(def: ToolDef, result: unknown): { body: object; meta: ResultFacts } {
   if (isReadOperation(def.op)) return result as ReadResult;
+  if (isTriageOperation(def.op)) {
+    const { body, meta } = result as TriageResult;
+    if (def.op !== 'list_conversations') return { body, meta };
+    // The help desk's {data: {meta: counts, payload}} as MCP's {payload, meta} (contract §10).
+    const { data } = body as ConversationList;
+    return { body: { payload: { conversations: data.payload, counts: data.meta } }, meta };
+  }
   const search = result as SearchResult;
   return { body: { payload: search.payload }, meta: search.meta };
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { IconSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { ICON_PNG, ICON_SVG } from './icon-data.js';
-import { SERVER_ICONS, TOOL_ICONS } from './icons.js';
+import { SERVER_ICONS } from './icons.js';
 import { TOOL_LIST } from './tool-list.js';
 
 const file = (name: string) => readFileSync(new URL(`../../assets/${name}`, import.meta.url));
@@ -22,13 +22,9 @@ describe('icons', () => {
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([256, 256]);
   });
 
-  it('gives the server its SVG and PNG, and every tool a small SVG, as MCP icons', () => {
-    for (const icon of [...SERVER_ICONS, ...TOOL_ICONS]) expect(IconSchema.parse(icon)).toEqual(icon);
+  it('gives the server its SVG and PNG as MCP icons, and the tools none (the tools/list budget)', () => {
+    for (const icon of SERVER_ICONS) expect(IconSchema.parse(icon)).toEqual(icon);
     expect(SERVER_ICONS.map((i) => i.mimeType)).toEqual(['image/svg+xml', 'image/png']);
-    for (const tool of TOOL_LIST) expect(tool.icons).toEqual(TOOL_ICONS);
-    // What the icons add to every tools/list answer.
-    expect(JSON.stringify(TOOL_ICONS).length).toBeLessThan(300);
-    const svg = decodeURIComponent(TOOL_ICONS[0]!.src.replace(/^data:image\/svg\+xml,/, ''));
-    expect(svg).toMatch(/^<svg xmlns='http:\/\/www\.w3\.org\/2000\/svg'.*<\/svg>$/);
+    for (const tool of TOOL_LIST) expect(tool.icons).toBeUndefined();
   });
 });

@@ -23,6 +23,7 @@ import {
   transcriptMessageSchema,
 } from '../search/records.js';
 import { MAX_UNIX_SECONDS } from '../search/times.js';
+import { accountDirectorySchema, conversationListSchema } from '../search/triage-records.js';
 import { TIMESTAMP_FIELDS } from './iso-times.js';
 
 const count = z.number().int();
@@ -59,6 +60,15 @@ export const outputSchemas = {
   }),
   get_contact: contactDetailSchema.extend({ meta: z.object(pagedMeta) }),
   get_article: articleDetailSchema.extend({ meta: z.object(commonMeta) }),
+  // The help desk's `{data: {meta: counts, payload}}` as MCP's `{payload, meta}` (call.ts bodyOf).
+  list_conversations: z.object({
+    payload: z.object({
+      conversations: conversationListSchema.shape.data.shape.payload,
+      counts: conversationListSchema.shape.data.shape.meta,
+    }),
+    meta: z.object(pagedMeta),
+  }),
+  get_account: accountDirectorySchema.extend({ meta: z.object(commonMeta) }),
 } as const;
 
 /** Records defined once per output schema (`$defs`), by the id they have there. */
@@ -73,10 +83,10 @@ type Json = Record<string, unknown>;
 
 const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A timestamp field as MCP writes it: ISO 8601 UTC, `null` where the core allows it. */
-function isoField(field: unknown): Json {
+/** A timestamp field as MCP writes it: ISO 8601 UTC text, `null` where the core allows it. */
+function isoField(field: unknown, format: boolean): Json {
   const nullable = JSON.stringify(field).includes('"null"');
-  return { type: nullable ? ['string', 'null'] : 'string', format: 'date-time' };
+  return { type: nullable ? ['string', 'null'] : 'string', ...(format && { format: 'date-time' }) };
 }
 
 /**
@@ -94,7 +104,8 @@ function tidy(node: unknown, top = true): void {
   nullableType(node);
   if (isJson(node.properties)) {
     for (const key of Object.keys(node.properties))
-      if (TIMESTAMP_FIELDS.has(key) || key === 'now') node.properties[key] = isoField(node.properties[key]);
+      // `format` once per tool, on meta.now: a record's times are the same form (instructions, descriptions).
+      if (TIMESTAMP_FIELDS.has(key) || key === 'now') node.properties[key] = isoField(node.properties[key], key === 'now');
   }
 }
 
@@ -107,11 +118,12 @@ function nullableType(node: Json): void {
   if (
     !isJson(value) ||
     typeof value.type !== 'string' ||
-    Object.keys(value).some((k) => k !== 'type' && k !== 'additionalProperties')
+    Object.keys(value).some((k) => k !== 'type' && k !== 'additionalProperties' && k !== 'enum')
   )
     return;
   delete node.anyOf;
   node.type = [value.type, 'null'];
+  if (Array.isArray(value.enum)) node.enum = [...(value.enum as unknown[]), null];
 }
 
 /** An object field of a record (`meta.sender`, a message's `sender`): its type, not its fields (the data shows them). */
@@ -122,13 +134,38 @@ function shallow(field: Json): Json {
   return types.length === 1 ? { type: types[0] } : { type: types };
 }
 
-/** Each record of `$defs` with its object fields written shallow, in place. */
+/** A list of records inside a record (a conversation's latest message): an array; its record is defined where a tool lists it. */
+function shallowList(field: Json): Json {
+  const items = field.items;
+  if (field.type !== 'array' || !isJson(items) || typeof items.$ref !== 'string') return field;
+  const list: Json = { ...field };
+  delete list.items;
+  return list;
+}
+
+/** Each record of `$defs` with its object fields and record lists written shallow, in place. */
 function shallowRecords(defs: unknown): void {
   if (!isJson(defs)) return;
   for (const record of Object.values(defs)) {
     if (!isJson(record) || !isJson(record.properties)) continue;
-    for (const [key, field] of Object.entries(record.properties)) if (isJson(field)) record.properties[key] = shallow(field);
+    for (const [key, field] of Object.entries(record.properties))
+      if (isJson(field)) record.properties[key] = shallowList(shallow(field));
   }
+}
+
+/** Drops the `$defs` that no `$ref` of the schema reaches any more (after shallowRecords), in place. */
+function pruneDefs(schema: Json): void {
+  const defs = schema.$defs;
+  if (!isJson(defs)) return;
+  const refers = (node: unknown, name: string) => JSON.stringify(node).includes(`"#/$defs/${name}"`);
+  const reached = new Set<string>();
+  let frontier: unknown[] = [{ ...schema, $defs: undefined }];
+  while (frontier.length > 0) {
+    const found = Object.keys(defs).filter((name) => !reached.has(name) && frontier.some((node) => refers(node, name)));
+    found.forEach((name) => reached.add(name));
+    frontier = found.map((name) => defs[name]);
+  }
+  for (const name of Object.keys(defs)) if (!reached.has(name)) delete defs[name];
 }
 
 /**
@@ -172,6 +209,7 @@ export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inp
   if (io === 'output') {
     tidy(generated);
     shallowRecords(generated.$defs);
+    pruneDefs(generated);
   }
   return generated as Tool['inputSchema'];
 }

@@ -12,7 +12,7 @@ export const MAX_Q_LENGTH = 500;
 /** Half of a UTF-16 surrogate pair: not text, and not representable in the database. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-const PAGE_MESSAGE = `page must be an integer between 1 and ${MAX_PAGE}`;
+export const PAGE_MESSAGE = `page must be an integer between 1 and ${MAX_PAGE}`;
 
 const qSchema = z
   .string({ error: (iss) => (iss.input === undefined || iss.input === null ? 'q is required' : 'q must be a string') })
@@ -24,19 +24,17 @@ const qSchema = z
   .describe('Matched literally.');
 
 /** An integer schema whose every violation reports the same contract message. */
-function integerSchema(message: string, min: number, max: number) {
+export function integerSchema(message: string, min: number, max: number) {
   return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
 }
 
-const pageSchema = integerSchema(PAGE_MESSAGE, 1, MAX_PAGE).optional().describe('Default 1.');
+const pageSchema = integerSchema(PAGE_MESSAGE, 1, MAX_PAGE).optional();
 
 /** How a time bound may be written, for the model (contract §10). */
-const timeSchema = (name: 'since' | 'until', what: string) =>
+export const timeSchema = (name: 'since' | 'until', what: string) =>
   timeBoundSchema(
     name,
-    name === 'since'
-      ? `${what}, inclusive: Unix seconds or ISO 8601 (a date: its whole UTC day).`
-      : `${what}, inclusive; as since.`,
+    name === 'since' ? `${what}, inclusive: Unix seconds or ISO 8601 (a date = its UTC day).` : `${what}, inclusive; as since.`,
   );
 
 const inboxIdSchema = integerSchema('inbox_id must be a positive integer', 1, Number.MAX_SAFE_INTEGER)
@@ -128,10 +126,10 @@ function idSchema(name: string, what: string) {
 const cursorSchema = (name: 'before' | 'after', what: string) => idSchema(name, what).optional();
 
 export const getConversationParamsSchema = z.strictObject({
-  display_id: idSchema('display_id', 'The number users see (display_id, conversation_display_id). Give this or id.').optional(),
-  id: idSchema('id', 'The primary key (conversation_id). Give this or display_id.').optional(),
-  before: cursorSchema('before', `A message id: the ${TRANSCRIPT_PAGE_SIZE} messages before it (older).`),
-  after: cursorSchema('after', `A message id: the ${TRANSCRIPT_PAGE_SIZE} messages after it (newer).`),
+  display_id: idSchema('display_id', 'The number users see (conversation_display_id). This or id.').optional(),
+  id: idSchema('id', 'conversation_id. This or display_id.').optional(),
+  before: cursorSchema('before', `Message id: the ${TRANSCRIPT_PAGE_SIZE} older ones.`),
+  after: cursorSchema('after', `Message id: the ${TRANSCRIPT_PAGE_SIZE} newer ones.`),
   include_activity: z
     .boolean({ error: 'include_activity must be true or false' })
     .optional()
@@ -213,6 +211,7 @@ export const INTEGER_KEYS: ReadonlySet<string> = new Set([
   'since',
   'until',
   'inbox_id',
+  'team_id',
   'account_id',
   'display_id',
   'id',

@@ -12,23 +12,33 @@
  * The token and the account's access are resolved in one statement when the account is known
  * up front, none when the access cache knows both.
  */
-import { listAccountIds, type Caller } from '../auth/access.js';
+import { listAccounts, type Caller } from '../auth/access.js';
 import type { Logger } from '../logger.js';
 import { MESSAGES, SearchError, toSearchError } from '../errors.js';
 import { authenticateToken, openContext, openContextForToken, type SearchDeps } from './core.js';
 import type { SearchContext } from './context.js';
 import { readParamsSchemas, type Operation, type ParamsOf, type ReadOperation, type ReadParamsOf } from './params.js';
 import { runRead, type ReadResult } from './read/index.js';
+import { getProfile } from './directory.js';
+import { triageParamsSchemas, type TriageOperation, type TriageParamsOf } from './list-params.js';
+import { runTriage, type TriageResult } from './triage.js';
+import type { Profile } from './triage-records.js';
 import type { Payload } from './records.js';
 import { runSearch, type SearchResult } from './service.js';
 
-export type AnyOperation = Operation | ReadOperation;
+export type AnyOperation = Operation | ReadOperation | TriageOperation;
 export type ParamsFor<O extends AnyOperation> = O extends ReadOperation
   ? ReadParamsOf<O>
-  : O extends Operation
-    ? ParamsOf<O>
-    : never;
-export type ResultOf<O extends AnyOperation> = O extends ReadOperation ? ReadResult : SearchResult;
+  : O extends TriageOperation
+    ? TriageParamsOf<O>
+    : O extends Operation
+      ? ParamsOf<O>
+      : never;
+export type ResultOf<O extends AnyOperation> = O extends ReadOperation
+  ? ReadResult
+  : O extends TriageOperation
+    ? TriageResult
+    : SearchResult;
 
 /**
  * Where the request names its account:
@@ -73,6 +83,7 @@ export type Outcome<O extends AnyOperation> = { facts: LogFacts } & (
 );
 
 export const isReadOperation = (op: AnyOperation): op is ReadOperation => Object.hasOwn(readParamsSchemas, op);
+export const isTriageOperation = (op: AnyOperation): op is TriageOperation => Object.hasOwn(triageParamsSchemas, op);
 
 /**
  * Runs one request. Never throws: a refusal or failure comes back as `error` (a SearchError;
@@ -117,12 +128,13 @@ async function admit<O extends AnyOperation>(
 
 const isAccountId = (id: number) => Number.isSafeInteger(id) && id > 0;
 
-/** The caller's only account; otherwise an error that lists its accounts so a model can pick one. */
+/** The caller's only account; otherwise an error that lists its accounts (id and name) so a model can pick one. */
 async function onlyAccount(deps: SearchDeps, caller: Caller): Promise<number> {
-  const ids = await listAccountIds(deps.db, caller);
-  if (ids.length === 1) return ids[0] as number;
-  if (ids.length === 0) throw new SearchError('not_account_member', MESSAGES.notMember);
-  throw new SearchError('account_required', `account_id is required: you belong to accounts ${ids.join(', ')}`);
+  const accounts = await listAccounts(deps.db, caller);
+  if (accounts.length === 1) return (accounts[0] as { id: number }).id;
+  if (accounts.length === 0) throw new SearchError('not_account_member', MESSAGES.notMember);
+  const named = accounts.map((a) => `${a.id} (${a.name ?? 'no name'})`).join(', ');
+  throw new SearchError('account_required', `account_id is required: you belong to accounts ${named}`);
 }
 
 function countRows(payload: Payload): Record<string, number> {
@@ -142,8 +154,31 @@ async function run<O extends AnyOperation>(
     facts.engine = result.meta.engine;
     return result as ResultOf<O>;
   }
+  if (isTriageOperation(op)) {
+    const result = await runTriage(ctx, deps.engines, op, params as TriageParamsOf<typeof op>);
+    facts.engine = result.meta.engine;
+    return result as ResultOf<O>;
+  }
   const result = await runSearch(ctx, deps.engines, op, params as ParamsOf<Operation>, { checks });
   facts.counts = countRows(result.payload);
   facts.engine = result.meta.engine;
   return result as ResultOf<O>;
+}
+
+/**
+ * `GET /api/v1/profile`: the caller and its accounts, for a token alone (no account to check).
+ * Never throws, like handle().
+ */
+export async function handleProfile(
+  deps: SearchDeps,
+  token: string | undefined,
+): Promise<{ facts: LogFacts } & ({ result: Profile; error?: undefined } | { result?: undefined; error: SearchError })> {
+  const facts: LogFacts = {};
+  try {
+    const caller = await authenticateToken(deps, token);
+    facts.user = caller.userId;
+    return { facts, result: await getProfile(deps.db, caller) };
+  } catch (err) {
+    return { facts, error: toSearchError(err) };
+  }
 }

@@ -207,6 +207,28 @@ export async function restRead(
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
+/** The REST path of list_conversations: `labels` as the help desk sends them (`labels[]=a&labels[]=b`). */
+export function listPath(account: number | string, args: Record<string, unknown>): string {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(args)) {
+    if (Array.isArray(v)) for (const item of v) query.append(`${k}[]`, String(item));
+    else query.append(k, String(v));
+  }
+  const text = query.toString();
+  return `/api/v1/accounts/${account}/conversations${text ? `?${text}` : ''}`;
+}
+
+/** A GET of `path` with the token header: status and JSON body. */
+export async function restGet(
+  baseUrl: string,
+  token: string | undefined,
+  path: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const headers: Record<string, string> = token === undefined ? {} : { api_access_token: token };
+  const res = await fetch(`${baseUrl}${path}`, { headers });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;

@@ -79,7 +79,7 @@ export async function buildTenantWorld(fx: Fixture, seed: number): Promise<Tenan
   for (let u = 0; u < 8; u++) users.push(await fx.user());
   for (let a = 0; a < 5; a++) {
     const advancedSearch = a !== 4;
-    const account = await fx.account({ advancedSearch });
+    const account = await fx.account({ advancedSearch, name: `Tenant ${a}` });
     w.accounts.push(account);
     if (!advancedSearch) w.noMessageSearch.add(account);
     const inboxes = [];

@@ -1,0 +1,263 @@
+/**
+ * The triage list (contract §9.2): the help desk's own conversation list (its ConversationFinder)
+ * with no search term — status, assignee, inbox, team, labels, priority, unattended, a time range
+ * and five orders — and its four counts. Only conversations of the caller's inboxes, always within
+ * its account; the records are the search's (CONVERSATION_DECORATION, toConversationRecord).
+ */
+import { SqlParams, type SqlQuery } from '../db/db.js';
+import type { AccessContext } from '../auth/access.js';
+import type { SearchContext } from './context.js';
+import { CONVERSATION_DECORATION, toConversationRecord, type ConversationRow } from './conversations.js';
+import { LIST_PAGE_SIZE, MAX_LABELS, type ListConversationsParams } from './list-params.js';
+import type { ConversationRecord } from './records.js';
+import { checkClause, epoch, pageClause, timeBounds } from './sql.js';
+import { triageNotices, type Lookup } from './list-notices.js';
+
+export { LIST_PAGE_SIZE };
+
+type ListAccess = Pick<AccessContext, 'accountId' | 'userId' | 'inboxIds'>;
+
+/** conversations.status and conversations.priority as the database stores them. */
+const STATUS_CODES = { open: 0, resolved: 1, pending: 2, snoozed: 3 } as const;
+const PRIORITY_CODES = { low: 0, medium: 1, high: 2, urgent: 3 } as const;
+
+/**
+ * Each order as the help desk's current SortHandler writes it, ended by `id DESC` (contract §4):
+ * priority_desc puts conversations without a priority last, waiting_since_asc those not waiting.
+ * `$` stands for the table alias.
+ */
+const ORDERS: Record<NonNullable<ListConversationsParams['sort_by']>, string> = {
+  last_activity_at_desc: '$.last_activity_at DESC, $.id DESC',
+  created_at_desc: '$.created_at DESC, $.id DESC',
+  created_at_asc: '$.created_at ASC, $.id DESC',
+  priority_desc: '$.priority DESC NULLS LAST, $.last_activity_at DESC, $.id DESC',
+  waiting_since_asc: '$.waiting_since ASC NULLS LAST, $.created_at ASC, $.id DESC',
+};
+
+/** The ORDER BY list of `sort_by` on table alias `alias`. */
+export function listOrder(sortBy: ListConversationsParams['sort_by'], alias: string): string {
+  return ORDERS[sortBy ?? 'last_activity_at_desc'].replaceAll('$', alias);
+}
+
+/** What the look-up resolved: the inboxes to list and the label titles to match (undefined: no label filter). */
+export interface ListScope {
+  inboxIds: number[];
+  labels?: string[];
+}
+
+/** The WHERE clauses of the list on alias `cv`; `withAssignee` false for the counts (contract §9.2). */
+export function listClauses(
+  access: ListAccess,
+  params: ListConversationsParams,
+  scope: ListScope,
+  p: SqlParams,
+  withAssignee: boolean,
+): string[] {
+  const clauses = [`cv.account_id = ${p.add(access.accountId)}::bigint`, `cv.inbox_id = ANY(${p.add(scope.inboxIds)}::bigint[])`];
+  const status = params.status ?? 'open';
+  if (status !== 'all') clauses.push(`cv.status = ${p.add(STATUS_CODES[status])}::int`);
+  if (withAssignee) clauses.push(...assigneeClause(access, params.assignee_type, p));
+  if (params.team_id !== undefined) clauses.push(`cv.team_id = ${p.add(params.team_id)}::bigint`);
+  if (params.priority === 'none') clauses.push('cv.priority IS NULL');
+  else if (params.priority !== undefined) clauses.push(`cv.priority = ${p.add(PRIORITY_CODES[params.priority])}::int`);
+  // The help desk's `unattended` scope: no first reply yet, or waiting for a reply again.
+  if (params.conversation_type === 'unattended')
+    clauses.push('(cv.first_reply_created_at IS NULL OR cv.waiting_since IS NOT NULL)');
+  clauses.push(...timeBounds('cv.last_activity_at', params.since, params.until, p));
+  if (scope.labels !== undefined) clauses.push(labelClause(scope.labels, p));
+  return clauses;
+}
+
+function assigneeClause(access: ListAccess, type: ListConversationsParams['assignee_type'], p: SqlParams): string[] {
+  switch (type) {
+    case 'me':
+      return [`cv.assignee_id = ${p.add(access.userId)}::bigint`];
+    case 'unassigned':
+      return ['cv.assignee_id IS NULL'];
+    case 'assigned':
+      return ['cv.assignee_id IS NOT NULL'];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Carries any of the titles: a tagging of context `labels` on the conversation (acts-as-taggable-on's
+ * `tagged_with any`). A probe of each row the walk reads (checkClause; OFFSET 0 keeps it a probe):
+ * written as a plain EXISTS, the planner turned it into a hash of every tagging of a busy label
+ * (400,000 at L) before the first row.
+ */
+function labelClause(titles: string[], p: SqlParams): string {
+  const [check] = checkClause([
+    `EXISTS (SELECT 1 FROM taggings tg JOIN tags t ON t.id = tg.tag_id
+      WHERE tg.taggable_id = cv.id AND tg.taggable_type = 'Conversation' AND tg.context = 'labels'
+        AND t.name = ANY(${p.add(titles)}::text[]) OFFSET 0)`,
+  ]);
+  return check as string;
+}
+
+/**
+ * One page of the list, decorated like search results: the page's ids are found first (an
+ * index in the order walks until the page is full, when one exists), then only those rows are
+ * decorated. One extra row tells `has_more`.
+ */
+export function buildListPageQuery(access: ListAccess, params: ListConversationsParams, scope: ListScope): SqlQuery {
+  const p = new SqlParams();
+  const where = listClauses(access, params, scope, p, true).join(' AND ');
+  const text = `
+    WITH hits AS (
+      SELECT cv.id FROM conversations cv WHERE ${where}
+      ORDER BY ${listOrder(params.sort_by, 'cv')} ${pageClause(params.page ?? 1, LIST_PAGE_SIZE, p)}
+    )
+    SELECT c.id, c.display_id, c.account_id, c.inbox_id, c.status,
+           ${epoch('c.created_at')} AS created_at, ${epoch('c.last_activity_at')} AS last_activity_at,
+           ct.id AS contact_id, ct.name AS contact_name, ct.email AS contact_email,
+           ct.phone_number AS contact_phone_number, ct.identifier AS contact_identifier,
+           ${CONVERSATION_DECORATION}
+    FROM hits h
+    JOIN conversations c ON c.id = h.id
+    LEFT JOIN LATERAL (
+      SELECT ct.id, ct.name, ct.email, ct.phone_number, ct.identifier FROM contacts ct
+      WHERE ct.id = c.contact_id AND ct.account_id = c.account_id LIMIT 1
+    ) ct ON true
+    ORDER BY ${listOrder(params.sort_by, 'c')}`;
+  return { text, values: p.values };
+}
+
+export interface ListCounts {
+  mine_count: number;
+  assigned_count: number;
+  unassigned_count: number;
+  all_count: number;
+  /** Present (true) when a count stopped at the cap (LIST_COUNT_CAP). */
+  counts_capped?: true;
+}
+
+const NO_COUNTS: ListCounts = { mine_count: 0, assigned_count: 0, unassigned_count: 0, all_count: 0 };
+
+/**
+ * Where a count stops: each of the four reads at most this many rows plus one, so a count over
+ * the hundreds of thousands of open conversations of a large account costs what one of a
+ * thousand does. A count that reaches it is reported as the cap, with `counts_capped: true`.
+ */
+export const LIST_COUNT_CAP = 1_000;
+
+/**
+ * The four counts in one statement, over the list's filters except `assignee_type`. One read of
+ * at most `cap` + 1 matching rows gives all four when the list holds at most `cap` (a rare filter
+ * reads its rows once, not four times); past it, each of mine, assigned and unassigned is its own
+ * read of at most `cap` + 1 rows (subqueries Postgres runs only when the CASE needs them). The
+ * help desk's conv_acid_inbid_stat_asgnid_idx holds account, inbox, status and assignee, so
+ * without other filters each read is of that index alone.
+ */
+export function buildListCountsQuery(
+  access: ListAccess,
+  params: ListConversationsParams,
+  scope: ListScope,
+  cap = LIST_COUNT_CAP,
+): SqlQuery {
+  const p = new SqlParams();
+  const where = listClauses(access, params, scope, p, false).join(' AND ');
+  const limit = p.add(cap + 1);
+  const me = `${p.add(access.userId)}::bigint`;
+  const read = (extra: string) =>
+    `(SELECT count(*) FROM (SELECT 1 FROM conversations cv WHERE ${where} AND ${extra} LIMIT ${limit}) x)`;
+  const each = (name: string, filter: string) =>
+    `CASE WHEN n.all_count <= ${p.add(cap)} THEN n.${name} ELSE ${read(filter)} END AS ${name}`;
+  const text = `
+    WITH m AS MATERIALIZED (SELECT cv.assignee_id FROM conversations cv WHERE ${where} LIMIT ${limit}),
+    n AS (SELECT count(*) AS all_count, count(*) FILTER (WHERE m.assignee_id = ${me}) AS mine_count,
+                 count(*) FILTER (WHERE m.assignee_id IS NOT NULL) AS assigned_count,
+                 count(*) FILTER (WHERE m.assignee_id IS NULL) AS unassigned_count FROM m)
+    SELECT n.all_count,
+           ${each('mine_count', `cv.assignee_id = ${me}`)},
+           ${each('assigned_count', 'cv.assignee_id IS NOT NULL')},
+           ${each('unassigned_count', 'cv.assignee_id IS NULL')}
+    FROM n`;
+  return { text, values: p.values };
+}
+
+/** The counts as the body shows them: each at most `cap`, and `counts_capped` when one reached past it. */
+export function capCounts(raw: Omit<ListCounts, 'counts_capped'> | undefined, cap = LIST_COUNT_CAP): ListCounts {
+  if (!raw) return NO_COUNTS;
+  const keys = ['mine_count', 'assigned_count', 'unassigned_count', 'all_count'] as const;
+  const capped = keys.some((k) => raw[k] > cap);
+  const counts = Object.fromEntries(keys.map((k) => [k, Math.min(raw[k], cap)])) as Omit<ListCounts, 'counts_capped'>;
+  return capped ? { ...counts, counts_capped: true } : counts;
+}
+
+/**
+ * The look-up of a team and labels a list names, in the account only: whether the team is one of
+ * its teams, which of its labels the titles name (case-insensitively, as the help desk's
+ * `tagged_with` matches), and the first of its labels for a notice.
+ */
+export function buildListLookupQuery(access: Pick<AccessContext, 'accountId'>, params: ListConversationsParams): SqlQuery {
+  const p = new SqlParams();
+  const account = p.add(access.accountId);
+  const team =
+    params.team_id === undefined
+      ? 'true'
+      : `EXISTS (SELECT 1 FROM teams t WHERE t.account_id = ${account}::bigint AND t.id = ${p.add(params.team_id)}::bigint)`;
+  const asked = (params.labels ?? []).map((l) => l.toLowerCase());
+  const text = `
+    SELECT ${team} AS team_found,
+           ARRAY(SELECT l.title FROM labels l WHERE l.account_id = ${account}::bigint
+                 AND lower(l.title) = ANY(${p.add(asked)}::text[]) ORDER BY l.title) AS matched,
+           ARRAY(SELECT l.title FROM labels l WHERE l.account_id = ${account}::bigint
+                 ORDER BY l.title LIMIT ${MAX_LABELS + 1}) AS known`;
+  return { text, values: p.values };
+}
+
+export interface ListPage {
+  counts: ListCounts;
+  items: ConversationRecord[];
+  hasMore: boolean;
+  notices: string[];
+}
+
+/** The scope of a list and its notices; `inboxIds` empty when it names something the caller may not see. */
+async function resolveScope(
+  ctx: SearchContext,
+  params: ListConversationsParams,
+): Promise<{ scope: ListScope; notices: string[] }> {
+  const visible = ctx.access.inboxIds;
+  const inboxSeen = params.inbox_id === undefined || visible.includes(params.inbox_id);
+  let lookup: Lookup | undefined;
+  if (params.team_id !== undefined || params.labels !== undefined) {
+    [lookup] = await ctx.db.query<Lookup>(buildListLookupQuery(ctx.access, params), 'list_conversations_lookup');
+  }
+  const notices = triageNotices(params, { inboxSeen, visibleInboxes: visible.length, lookup });
+  const labels = params.labels === undefined ? undefined : (lookup?.matched ?? []);
+  const blocked = !inboxSeen || lookup?.team_found === false || labels?.length === 0;
+  const inboxIds = blocked ? [] : params.inbox_id !== undefined ? [params.inbox_id] : visible;
+  return { scope: { inboxIds, ...(labels && { labels }) }, notices };
+}
+
+/**
+ * One page of the triage list with its counts and notices; `countCap` is where a count stops
+ * (LIST_COUNT_CAP; tests lower it to reach the cap on small data).
+ */
+export async function listConversations(
+  ctx: SearchContext,
+  params: ListConversationsParams,
+  countCap = LIST_COUNT_CAP,
+): Promise<ListPage> {
+  const { scope, notices } = await resolveScope(ctx, params);
+  if (scope.inboxIds.length === 0) return { counts: NO_COUNTS, items: [], hasMore: false, notices };
+  const [rows, [counts]] = await Promise.all([
+    ctx.db.query<ConversationRow>(buildListPageQuery(ctx.access, params, scope), 'list_conversations_page'),
+    ctx.db.query<Omit<ListCounts, 'counts_capped'>>(
+      buildListCountsQuery(ctx.access, params, scope, countCap),
+      'list_conversations_counts',
+    ),
+  ]);
+  const capped = capCounts(counts, countCap);
+  if (capped.counts_capped)
+    notices.push(`Counts stop at ${countCap}: a count of ${countCap} means at least that many (add filters for an exact count).`);
+  return {
+    counts: capped,
+    items: rows.slice(0, LIST_PAGE_SIZE).map((row) => toConversationRecord(row, ctx.appUrl)),
+    hasMore: rows.length > LIST_PAGE_SIZE,
+    notices,
+  };
+}
