@@ -13,6 +13,7 @@ import { inboxIgnoredNotice, MESSAGES_NOT_SEARCHED, WINDOW_NOTICE } from '../src
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { createTestIndex, esUrl, hasEs, type TestIndex } from './helpers/es.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
+import { buildNoticesWorld } from './helpers/notices-world.js';
 import { startHttp, type HttpProcess } from './helpers/http.js';
 import { cliEnv, connectHttpMcp } from './helpers/spawn.js';
 
@@ -34,36 +35,11 @@ const f = {} as { account: number; noFlag: number; admin: string; agent: string;
 beforeAll(async () => {
   t = await createTestDatabase();
   const fx = new Fixture(t.admin);
-  f.account = await fx.account({ advancedSearch: true });
-  f.noFlag = await fx.account({ advancedSearch: false });
-  const admin = await fx.user();
-  const agent = await fx.user();
-  await fx.member(f.account, admin, 'administrator');
-  await fx.member(f.account, agent, 'agent');
-  await fx.member(f.noFlag, admin, 'administrator');
-  f.admin = await fx.token(admin);
-  f.agent = await fx.token(agent);
-  f.web = await fx.inbox(f.account, { name: 'Web' });
-  f.secret = await fx.inbox(f.account, { name: 'Secret' });
-  await fx.inboxMember(f.web, agent);
-  const web = await fx.conversation(f.account, f.web, { display_id: 1 });
-  const secret = await fx.conversation(f.account, f.secret, { display_id: 2 });
+  const world = await buildNoticesWorld(fx, NOW);
+  Object.assign(f, world);
   const long = await fx.conversation(f.account, f.web, { display_id: 3 });
-  await fx.message(web, { content: 'The box arrived damaged', created_at: NOW - 2 * DAY });
-  await fx.message(web, { content: 'A refund was issued today', created_at: NOW - 3 * DAY });
-  // The agent may not see `parcels`: its one message is in an inbox the agent cannot access.
-  await fx.message(secret, { content: 'Two parcels went missing', created_at: NOW - 4 * DAY });
-  // Older than the 90-day window: only its conversation can be found.
-  await fx.message(web, { content: 'The wobble started long ago', created_at: NOW - 100 * DAY });
-  // 20 alike: a full first page of 15 and a short second one.
-  for (let i = 0; i < 20; i++) await fx.message(web, { content: `bulkword number ${i}`, created_at: NOW - 10 * DAY });
   await fx.message(long, { content: LONG_TEXT, created_at: NOW - 5 * DAY });
   await fx.message(long, { content: `${LONG_TEXT} again`, created_at: NOW - 5 * DAY + 60 });
-  // Message search is off in this account, yet one of its messages says `wobble`.
-  const other = await fx.conversation(f.noFlag, await fx.inbox(f.noFlag));
-  await fx.message(other, { content: 'wobble in the other account', created_at: NOW - DAY });
-  const portal = await fx.portal(f.account);
-  await fx.article(f.account, portal, { title: 'Returns policy', description: 'How we refund an order', content: 'Read me.' });
   if (hasEs) esIndex = await createTestIndex(t.db);
 });
 

@@ -22,6 +22,7 @@ import { makeDeps, search } from './helpers/core.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { createTestIndex, esUrl, hasEs, type TestIndex } from './helpers/es.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
+import { buildNoticesWorld } from './helpers/notices-world.js';
 import { createOpenSearchTestIndex, hasOs, osUrl } from './helpers/opensearch.js';
 import { createHelpdeskIndex, type HelpdeskIndex } from './helpers/searchkick.js';
 import { startHttp } from './helpers/http.js';
@@ -38,36 +39,9 @@ const f = {} as { account: number; noFlag: number; admin: string; agent: string;
 beforeAll(async () => {
   t = await createTestDatabase();
   const fx = new Fixture(t.admin);
-  f.account = await fx.account({ advancedSearch: true });
-  f.noFlag = await fx.account({ advancedSearch: false });
-  const admin = await fx.user();
-  const agent = await fx.user();
-  await fx.member(f.account, admin, 'administrator');
-  await fx.member(f.account, agent, 'agent');
-  await fx.member(f.noFlag, admin, 'administrator');
-  f.admin = await fx.token(admin);
-  f.agent = await fx.token(agent);
-  f.web = await fx.inbox(f.account, { name: 'Web' });
-  f.secret = await fx.inbox(f.account, { name: 'Secret' });
-  await fx.inboxMember(f.web, agent);
-  const web = await fx.conversation(f.account, f.web);
-  const secret = await fx.conversation(f.account, f.secret);
-  await fx.message(web, { content: 'The box arrived damaged', created_at: NOW - 2 * DAY });
-  await fx.message(web, { content: 'A refund was issued today', created_at: NOW - 3 * DAY });
-  // Only an administrator sees `parcel` match alone: its one message is in an inbox the agent may not access.
-  await fx.message(secret, { content: 'Two parcels went missing', created_at: NOW - 4 * DAY });
-  // Older than the window: no search finds it.
-  await fx.message(web, { content: 'The wobble started long ago', created_at: NOW - 100 * DAY });
-  for (let i = 0; i < 20; i++) await fx.message(web, { content: `bulkword number ${i}`, created_at: NOW - 10 * DAY });
-  const other = await fx.conversation(f.noFlag, await fx.inbox(f.noFlag));
-  await fx.message(other, { content: 'wobble in the other account', created_at: NOW - DAY });
-  const portal = await fx.portal(f.account);
-  await fx.article(f.account, portal, {
-    title: 'Returns policy',
-    description: 'How we refund an order',
-    content: 'Shipping takes a week.',
-  });
-  await fx.article(f.account, portal, { title: 'Delivery times', content: 'Tracking every shipment' });
+  const world = await buildNoticesWorld(fx, NOW);
+  Object.assign(f, world);
+  await fx.article(f.account, world.portal, { title: 'Delivery times', content: 'Tracking every shipment' });
   if (hasEs) esIndex = await createTestIndex(t.db);
   if (hasOs) osIndex = await createOpenSearchTestIndex(t.db);
 });

@@ -180,6 +180,16 @@ export const CONVERSATION_DECORATION = `
     (SELECT json_build_object('name', i.name, 'channel_type', i.channel_type) FROM inboxes i WHERE i.id = c.inbox_id LIMIT 1) AS inbox,
     ${LATEST_MESSAGE} AS latest_message`;
 
+/**
+ * A conversation record's whole select list, for a statement that reads `conversations c` and
+ * its contact `ct` (a read, the triage list); the search's own list reads its hits instead.
+ */
+export const CONVERSATION_WITH_CONTACT = `c.id, c.display_id, c.account_id, c.inbox_id, c.status,
+           ${epoch('c.created_at')} AS created_at, ${epoch('c.last_activity_at')} AS last_activity_at,
+           ct.id AS contact_id, ct.name AS contact_name, ct.email AS contact_email,
+           ct.phone_number AS contact_phone_number, ct.identifier AS contact_identifier,
+           ${CONVERSATION_DECORATION}`;
+
 /** The columns of `conversations` (alias cv) CONVERSATION_DECORATION shows as they are. */
 const TRIAGE_COLUMNS = 'cv.priority, cv.waiting_since, cv.snoozed_until, cv.first_reply_created_at, cv.custom_attributes';
 

@@ -2,15 +2,15 @@
  * The triage list (contract §9.2): the help desk's own conversation list (its ConversationFinder)
  * with no search term — status, assignee, inbox, team, labels, priority, unattended, a time range
  * and five orders — and its four counts. Only conversations of the caller's inboxes, always within
- * its account; the records are the search's (CONVERSATION_DECORATION, toConversationRecord).
+ * its account; the records are the search's (CONVERSATION_WITH_CONTACT, toConversationRecord).
  */
 import { SqlParams, type SqlQuery } from '../db/db.js';
 import type { AccessContext } from '../auth/access.js';
 import type { SearchContext } from './context.js';
-import { CONVERSATION_DECORATION, toConversationRecord, type ConversationRow } from './conversations.js';
+import { CONVERSATION_WITH_CONTACT, toConversationRecord, type ConversationRow } from './conversations.js';
 import { LIST_PAGE_SIZE, MAX_LABELS, type ListConversationsParams } from './list-params.js';
 import type { ConversationRecord } from './records.js';
-import { checkClause, epoch, pageClause, timeBounds } from './sql.js';
+import { checkClause, pageClause, timeBounds } from './sql.js';
 import { triageNotices, type Lookup } from './list-notices.js';
 
 export { LIST_PAGE_SIZE };
@@ -109,11 +109,7 @@ export function buildListPageQuery(access: ListAccess, params: ListConversations
       SELECT cv.id FROM conversations cv WHERE ${where}
       ORDER BY ${listOrder(params.sort_by, 'cv')} ${pageClause(params.page ?? 1, LIST_PAGE_SIZE, p)}
     )
-    SELECT c.id, c.display_id, c.account_id, c.inbox_id, c.status,
-           ${epoch('c.created_at')} AS created_at, ${epoch('c.last_activity_at')} AS last_activity_at,
-           ct.id AS contact_id, ct.name AS contact_name, ct.email AS contact_email,
-           ct.phone_number AS contact_phone_number, ct.identifier AS contact_identifier,
-           ${CONVERSATION_DECORATION}
+    SELECT ${CONVERSATION_WITH_CONTACT}
     FROM hits h
     JOIN conversations c ON c.id = h.id
     LEFT JOIN LATERAL (

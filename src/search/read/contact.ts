@@ -6,7 +6,7 @@ import { SqlParams, type SqlQuery } from '../../db/db.js';
 import type { AccessContext } from '../../auth/access.js';
 import { toContactRecord, type ContactRow } from '../contacts.js';
 import { toPage, type SearchContext } from '../context.js';
-import { CONVERSATION_DECORATION, toConversationRecord, type ConversationRow } from '../conversations.js';
+import { CONVERSATION_WITH_CONTACT, toConversationRecord, type ConversationRow } from '../conversations.js';
 import { MESSAGES, SearchError } from '../../errors.js';
 import { CONTACT_CONVERSATIONS_PAGE_SIZE, type GetContactParams } from '../params.js';
 import type { ContactDetail } from '../records.js';
@@ -45,11 +45,7 @@ export function buildContactConversationsQuery(
       ORDER BY cv.last_activity_at DESC, cv.id DESC
       ${pageClause(params.page ?? 1, CONTACT_CONVERSATIONS_PAGE_SIZE, p, planOnce)}
     )
-    SELECT c.id, c.display_id, c.account_id, c.inbox_id, c.status,
-           ${epoch('c.created_at')} AS created_at, ${epoch('c.last_activity_at')} AS last_activity_at,
-           ct.id AS contact_id, ct.name AS contact_name, ct.email AS contact_email,
-           ct.phone_number AS contact_phone_number, ct.identifier AS contact_identifier,
-           ${CONVERSATION_DECORATION}
+    SELECT ${CONVERSATION_WITH_CONTACT}
     FROM hits h
     JOIN conversations c ON c.id = h.id
     LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.account_id = c.account_id
