@@ -61,30 +61,39 @@ async function aliasIndices(deps: IndexerDeps): Promise<string[]> {
   return target.kind === 'alias' ? target.indices : [];
 }
 
+/**
+ * A half-built index of this format outside the alias, to resume; one half built by another
+ * format version is deleted, as its documents cannot be continued.
+ */
+async function resumableIndex(deps: IndexerDeps, current: string[]): Promise<{ index: string; meta: IndexMeta } | undefined> {
+  const { store, alias, logger } = deps;
+  let found: { index: string; meta: IndexMeta } | undefined;
+  for (const candidate of await store.listIndices(`${alias}_`)) {
+    if (current.includes(candidate)) continue;
+    const m = await store.getMeta(candidate);
+    if (m?.state !== 'building') continue;
+    if (m.version === INDEX_FORMAT_VERSION) {
+      found = { index: candidate, meta: m };
+      continue;
+    }
+    logger.info(
+      { event: 'index_drop_stale', index: candidate, version: m.version },
+      `deleting ${candidate} (format ${m.version})`,
+    );
+    await store.deleteIndex(candidate);
+  }
+  return found;
+}
+
 /** Full build into a new index (or resumes an interrupted one), then an atomic alias swap. */
 export async function buildIndex(deps: IndexerDeps): Promise<IndexerReport> {
   const started = performance.now();
   const { store, alias, logger } = deps;
   const batchSize = deps.batchSize ?? 2_000;
   const current = await aliasIndices(deps);
-  let index: string | undefined;
-  let meta: IndexMeta | undefined;
-  for (const candidate of await store.listIndices(`${alias}_`)) {
-    if (current.includes(candidate)) continue;
-    const m = await store.getMeta(candidate);
-    if (m?.state !== 'building') continue;
-    if (m.version === INDEX_FORMAT_VERSION) {
-      index = candidate;
-      meta = m;
-    } else {
-      // Half built by another version: its documents cannot be continued.
-      logger.info(
-        { event: 'index_drop_stale', index: candidate, version: m.version },
-        `deleting ${candidate} (format ${m.version})`,
-      );
-      await store.deleteIndex(candidate);
-    }
-  }
+  const resumed = await resumableIndex(deps, current);
+  let index = resumed?.index;
+  let meta = resumed?.meta;
   if (index && meta) {
     logger.info({ event: 'index_resume', index, lastId: meta.lastId }, `resuming ${index} after message ${meta.lastId}`);
   } else {
