@@ -39,10 +39,15 @@ export function listOrder(sortBy: ListConversationsParams['sort_by'], alias: str
   return ORDERS[sortBy ?? 'last_activity_at_desc'].replaceAll('$', alias);
 }
 
-/** What the look-up resolved: the inboxes to list and the label titles to match (undefined: no label filter). */
+/**
+ * What the look-up resolved: the inboxes to list and the ids of the tags of the label titles to
+ * match (undefined: no label filter; empty: labels that no conversation carries).
+ */
 export interface ListScope {
   inboxIds: number[];
-  labels?: string[];
+  tagIds?: number[];
+  /** The labels' taggings by the tags' counter (`taggings_count`, every account's): only chooses a plan. */
+  taggings?: number;
 }
 
 /** The WHERE clauses of the list on alias `cv`; `withAssignee` false for the counts (contract §9.2). */
@@ -64,7 +69,7 @@ export function listClauses(
   if (params.conversation_type === 'unattended')
     clauses.push('(cv.first_reply_created_at IS NULL OR cv.waiting_since IS NOT NULL)');
   clauses.push(...timeBounds('cv.last_activity_at', params.since, params.until, p));
-  if (scope.labels !== undefined) clauses.push(labelClause(scope.labels, p));
+  if (scope.tagIds !== undefined) clauses.push(labelClause(scope.tagIds, scope.taggings ?? 0, p));
   return clauses;
 }
 
@@ -82,20 +87,34 @@ function assigneeClause(access: ListAccess, type: ListConversationsParams['assig
 }
 
 /**
- * Carries any of the titles: a tagging of context `labels` on the conversation (acts-as-taggable-on's
- * `tagged_with any`). A probe of each row the walk reads (checkClause; OFFSET 0 keeps it a probe):
- * written as a plain EXISTS, the planner turned it into a hash of every tagging of a busy label
- * (400,000 at L) before the first row. The titles' tag ids are an InitPlan, computed once per
- * statement, so each probe is one look-up of `taggings_idx` (tag_id, taggable_id) per tag, with
- * no scan of `tags` per row.
+ * From how many taggings a label filter is a probe of each row rather than a hash of the labels'
+ * taggings: hashing costs a read of every tagging, a probe a look-up per row walked, and a busy
+ * label needs few rows walked per match.
  */
-function labelClause(titles: string[], p: SqlParams): string {
-  const [check] = checkClause([
-    `EXISTS (SELECT 1 FROM taggings tg
-      WHERE tg.tag_id = ANY(ARRAY(SELECT t.id FROM tags t WHERE t.name = ANY(${p.add(titles)}::text[])))
-        AND tg.taggable_id = cv.id AND tg.taggable_type = 'Conversation' AND tg.context = 'labels' OFFSET 0)`,
-  ]);
-  return check as string;
+export const LABEL_PROBE_FROM = 120_000;
+
+/**
+ * Carries any of the labels: a tagging of context `labels` on the conversation with one of their
+ * tags (acts-as-taggable-on's `tagged_with any`). Taggings are shared by every account: the other
+ * clauses always keep the account and the caller's inboxes. Two plans, chosen by the tags'
+ * `taggings_count` (an estimate; the result is the same either way): for a busy label, a probe
+ * of `taggings_idx` (tag_id, taggable_id) for each row the walk in the list's order reads
+ * (checkClause; OFFSET 0 keeps it a probe), stopping when the page or the capped count is full;
+ * for a rarer one, a semi-join the planner weighs with its statistics of each tag's share of
+ * `taggings`, where it hashes the labels' taggings (read from `taggings_idx` alone) once and
+ * checks each row against the hash.
+ */
+function labelClause(tagIds: number[], taggings: number, p: SqlParams): string {
+  const tags = `${p.add(tagIds)}::int[]`;
+  if (taggings >= LABEL_PROBE_FROM) {
+    const [check] = checkClause([
+      `EXISTS (SELECT 1 FROM taggings tg WHERE tg.tag_id = ANY(${tags}) AND tg.taggable_id = cv.id
+        AND tg.taggable_type = 'Conversation' AND tg.context = 'labels' OFFSET 0)`,
+    ]);
+    return check as string;
+  }
+  return `cv.id IN (SELECT tg.taggable_id FROM taggings tg
+    WHERE tg.tag_id = ANY(${tags}) AND tg.taggable_type = 'Conversation' AND tg.context = 'labels')`;
 }
 
 /**
@@ -145,12 +164,11 @@ const NO_COUNTS: ListCounts = { mine_count: 0, assigned_count: 0, unassigned_cou
 export const LIST_COUNT_CAP = 1_000;
 
 /**
- * The four counts in one statement, over the list's filters except `assignee_type`. One read of
- * at most `cap` + 1 matching rows gives all four when the list holds at most `cap` (a rare filter
- * reads its rows once, not four times); past it, each of mine, assigned and unassigned is its own
- * read of at most `cap` + 1 rows (subqueries Postgres runs only when the CASE needs them). The
- * help desk's conv_acid_inbid_stat_asgnid_idx holds account, inbox, status and assignee, so
- * without other filters each read is of that index alone.
+ * The four counts in one statement, over the list's filters except `assignee_type`: mine, assigned
+ * and unassigned are each one read of at most `cap` + 1 matching rows, and all is assigned plus
+ * unassigned (past the cap when either stopped there). Without other filters each read is of one
+ * range of conv_acid_inbid_stat_asgnid_idx (account, inbox, status, assignee), or of
+ * searchdesk_conversations_inbox_status_assignee, the same with the id, when a label is probed.
  */
 export function buildListCountsQuery(
   access: ListAccess,
@@ -164,18 +182,12 @@ export function buildListCountsQuery(
   const me = `${p.add(access.userId)}::bigint`;
   const read = (extra: string) =>
     `(SELECT count(*) FROM (SELECT 1 FROM conversations cv WHERE ${where} AND ${extra} LIMIT ${limit}) x)`;
-  const each = (name: string, filter: string) =>
-    `CASE WHEN n.all_count <= ${p.add(cap)} THEN n.${name} ELSE ${read(filter)} END AS ${name}`;
   const text = `
-    WITH m AS MATERIALIZED (SELECT cv.assignee_id FROM conversations cv WHERE ${where} LIMIT ${limit}),
-    n AS (SELECT count(*) AS all_count, count(*) FILTER (WHERE m.assignee_id = ${me}) AS mine_count,
-                 count(*) FILTER (WHERE m.assignee_id IS NOT NULL) AS assigned_count,
-                 count(*) FILTER (WHERE m.assignee_id IS NULL) AS unassigned_count FROM m)
-    SELECT n.all_count,
-           ${each('mine_count', `cv.assignee_id = ${me}`)},
-           ${each('assigned_count', 'cv.assignee_id IS NOT NULL')},
-           ${each('unassigned_count', 'cv.assignee_id IS NULL')}
-    FROM n`;
+    WITH n AS MATERIALIZED (
+      SELECT ${read(`cv.assignee_id = ${me}`)} AS mine_count,
+             ${read('cv.assignee_id IS NOT NULL')} AS assigned_count,
+             ${read('cv.assignee_id IS NULL')} AS unassigned_count)
+    SELECT n.assigned_count + n.unassigned_count AS all_count, n.* FROM n`;
   return { text, values: p.values };
 }
 
@@ -191,7 +203,8 @@ export function capCounts(raw: Omit<ListCounts, 'counts_capped'> | undefined, ca
 /**
  * The look-up of a team and labels a list names, in the account only: whether the team is one of
  * its teams, which of its labels the titles name (case-insensitively, as the help desk's
- * `tagged_with` matches), and the first of its labels for a notice.
+ * `tagged_with` matches) with the ids of their tags (the tag a label's title names), and the first
+ * of its labels for a notice.
  */
 export function buildListLookupQuery(access: Pick<AccessContext, 'accountId'>, params: ListConversationsParams): SqlQuery {
   const p = new SqlParams();
@@ -200,11 +213,17 @@ export function buildListLookupQuery(access: Pick<AccessContext, 'accountId'>, p
     params.team_id === undefined
       ? 'true'
       : `EXISTS (SELECT 1 FROM teams t WHERE t.account_id = ${account}::bigint AND t.id = ${p.add(params.team_id)}::bigint)`;
-  const asked = (params.labels ?? []).map((l) => l.toLowerCase());
+  const asked = p.add((params.labels ?? []).map((l) => l.toLowerCase()));
   const text = `
     SELECT ${team} AS team_found,
            ARRAY(SELECT l.title FROM labels l WHERE l.account_id = ${account}::bigint
-                 AND lower(l.title) = ANY(${p.add(asked)}::text[]) ORDER BY l.title) AS matched,
+                 AND lower(l.title) = ANY(${asked}::text[]) ORDER BY l.title) AS matched,
+           ARRAY(SELECT t.id FROM tags t WHERE t.name IN (
+                   SELECT l.title FROM labels l WHERE l.account_id = ${account}::bigint
+                   AND lower(l.title) = ANY(${asked}::text[])) ORDER BY t.id) AS tag_ids,
+           (SELECT coalesce(sum(t.taggings_count), 0)::int FROM tags t WHERE t.name IN (
+                   SELECT l.title FROM labels l WHERE l.account_id = ${account}::bigint
+                   AND lower(l.title) = ANY(${asked}::text[]))) AS taggings,
            ARRAY(SELECT l.title FROM labels l WHERE l.account_id = ${account}::bigint
                  ORDER BY l.title LIMIT ${MAX_LABELS + 1}) AS known`;
   return { text, values: p.values };
@@ -229,10 +248,11 @@ async function resolveScope(
     [lookup] = await ctx.db.query<Lookup>(buildListLookupQuery(ctx.access, params), 'list_conversations_lookup');
   }
   const notices = triageNotices(params, { inboxSeen, visibleInboxes: visible.length, lookup });
-  const labels = params.labels === undefined ? undefined : (lookup?.matched ?? []);
-  const blocked = !inboxSeen || lookup?.team_found === false || labels?.length === 0;
+  const tagIds = params.labels === undefined ? undefined : (lookup?.tag_ids ?? []);
+  // A label no conversation carries has no tag: nothing matches.
+  const blocked = !inboxSeen || lookup?.team_found === false || tagIds?.length === 0;
   const inboxIds = blocked ? [] : params.inbox_id !== undefined ? [params.inbox_id] : visible;
-  return { scope: { inboxIds, ...(labels && { labels }) }, notices };
+  return { scope: { inboxIds, ...(tagIds && { tagIds, taggings: lookup?.taggings ?? 0 }) }, notices };
 }
 
 /**
