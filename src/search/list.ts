@@ -96,8 +96,10 @@ export const LABEL_PROBE_FROM = 120_000;
 /**
  * Carries any of the labels: a tagging of context `labels` on the conversation with one of their
  * tags (acts-as-taggable-on's `tagged_with any`). Taggings are shared by every account: the other
- * clauses always keep the account and the caller's inboxes. Two plans, chosen by the tags'
- * `taggings_count` (an estimate; the result is the same either way): for a busy label, a probe
+ * clauses always keep the account and the caller's inboxes. Two plans, chosen by the labels'
+ * taggings as their tags' `taggings_count` (acts-as-taggable-on's counter) gives them, an estimate
+ * read only to choose (where the counter is not kept, 0: the hash; the result is the same either
+ * way): for a busy label, a probe
  * of `taggings_idx` (tag_id, taggable_id) for each row the walk in the list's order reads
  * (checkClause; OFFSET 0 keeps it a probe), stopping when the page or the capped count is full;
  * for a rarer one, a semi-join the planner weighs with its statistics of each tag's share of
@@ -203,8 +205,8 @@ export function capCounts(raw: Omit<ListCounts, 'counts_capped'> | undefined, ca
 /**
  * The look-up of a team and labels a list names, in the account only: whether the team is one of
  * its teams, which of its labels the titles name (case-insensitively, as the help desk's
- * `tagged_with` matches) with the ids of their tags (the tag a label's title names), and the first
- * of its labels for a notice.
+ * `tagged_with` matches) with the ids of their tags (the tag a label's title names) and an
+ * estimate of their taggings (to choose a plan: labelClause), and the first of its labels for a notice.
  */
 export function buildListLookupQuery(access: Pick<AccessContext, 'accountId'>, params: ListConversationsParams): SqlQuery {
   const p = new SqlParams();
@@ -215,15 +217,14 @@ export function buildListLookupQuery(access: Pick<AccessContext, 'accountId'>, p
       : `EXISTS (SELECT 1 FROM teams t WHERE t.account_id = ${account}::bigint AND t.id = ${p.add(params.team_id)}::bigint)`;
   const asked = p.add((params.labels ?? []).map((l) => l.toLowerCase()));
   const text = `
+    WITH tg AS MATERIALIZED (
+      SELECT t.id, t.taggings_count FROM tags t WHERE t.name IN (
+        SELECT l.title FROM labels l WHERE l.account_id = ${account}::bigint AND lower(l.title) = ANY(${asked}::text[])))
     SELECT ${team} AS team_found,
            ARRAY(SELECT l.title FROM labels l WHERE l.account_id = ${account}::bigint
                  AND lower(l.title) = ANY(${asked}::text[]) ORDER BY l.title) AS matched,
-           ARRAY(SELECT t.id FROM tags t WHERE t.name IN (
-                   SELECT l.title FROM labels l WHERE l.account_id = ${account}::bigint
-                   AND lower(l.title) = ANY(${asked}::text[])) ORDER BY t.id) AS tag_ids,
-           (SELECT coalesce(sum(t.taggings_count), 0)::int FROM tags t WHERE t.name IN (
-                   SELECT l.title FROM labels l WHERE l.account_id = ${account}::bigint
-                   AND lower(l.title) = ANY(${asked}::text[]))) AS taggings,
+           ARRAY(SELECT tg.id FROM tg ORDER BY tg.id) AS tag_ids,
+           (SELECT coalesce(sum(tg.taggings_count), 0)::int FROM tg) AS taggings,
            ARRAY(SELECT l.title FROM labels l WHERE l.account_id = ${account}::bigint
                  ORDER BY l.title LIMIT ${MAX_LABELS + 1}) AS known`;
   return { text, values: p.values };
