@@ -10,7 +10,7 @@ import type { SearchContext } from './context.js';
 import { CONVERSATION_DECORATION, toConversationRecord, type ConversationRow } from './conversations.js';
 import { LIST_PAGE_SIZE, MAX_LABELS, type ListConversationsParams } from './list-params.js';
 import type { ConversationRecord } from './records.js';
-import { checkClause, epoch, pageClause, timeBounds } from './sql.js';
+import { epoch, pageClause, timeBounds } from './sql.js';
 import { triageNotices, type Lookup } from './list-notices.js';
 
 export { LIST_PAGE_SIZE };
@@ -50,7 +50,10 @@ export interface ListScope {
   taggings?: number;
 }
 
-/** The WHERE clauses of the list on alias `cv`; `withAssignee` false for the counts (contract §9.2). */
+/**
+ * The WHERE clauses of the list on alias `cv`, but a busy label's probe (listSource joins it);
+ * `withAssignee` false for the counts (contract §9.2).
+ */
 export function listClauses(
   access: ListAccess,
   params: ListConversationsParams,
@@ -69,7 +72,7 @@ export function listClauses(
   if (params.conversation_type === 'unattended')
     clauses.push('(cv.first_reply_created_at IS NULL OR cv.waiting_since IS NOT NULL)');
   clauses.push(...timeBounds('cv.last_activity_at', params.since, params.until, p));
-  if (scope.tagIds !== undefined) clauses.push(labelClause(scope.tagIds, scope.taggings ?? 0, p));
+  if (scope.tagIds !== undefined && !busyLabels(scope)) clauses.push(labelClause(scope.tagIds, p));
   return clauses;
 }
 
@@ -93,30 +96,39 @@ function assigneeClause(access: ListAccess, type: ListConversationsParams['assig
  */
 export const LABEL_PROBE_FROM = 120_000;
 
+const busyLabels = (scope: ListScope) => scope.tagIds !== undefined && (scope.taggings ?? 0) >= LABEL_PROBE_FROM;
+
 /**
  * Carries any of the labels: a tagging of context `labels` on the conversation with one of their
  * tags (acts-as-taggable-on's `tagged_with any`). Taggings are shared by every account: the other
  * clauses always keep the account and the caller's inboxes. Two plans, chosen by the labels'
  * taggings as their tags' `taggings_count` (acts-as-taggable-on's counter) gives them, an estimate
  * read only to choose (where the counter is not kept, 0: the hash; the result is the same either
- * way): for a busy label, a probe
- * of `taggings_idx` (tag_id, taggable_id) for each row the walk in the list's order reads
- * (checkClause; OFFSET 0 keeps it a probe), stopping when the page or the capped count is full;
- * for a rarer one, a semi-join the planner weighs with its statistics of each tag's share of
- * `taggings`, where it hashes the labels' taggings (read from `taggings_idx` alone) once and
- * checks each row against the hash.
+ * way). For a busy label (listSource), a probe of `taggings_idx` (tag_id, taggable_id) for each
+ * row the walk in the list's order reads, stopping when the page or the capped count is full: a
+ * LATERAL join, which the written join order keeps a nested loop, each probe cheaper than a
+ * correlated EXISTS. For a rarer one (here), a semi-join the planner weighs with its statistics
+ * of each tag's share of `taggings`, where it hashes the labels' taggings (read from
+ * `taggings_idx` alone) and checks each row against the hash.
  */
-function labelClause(tagIds: number[], taggings: number, p: SqlParams): string {
-  const tags = `${p.add(tagIds)}::int[]`;
-  if (taggings >= LABEL_PROBE_FROM) {
-    const [check] = checkClause([
-      `EXISTS (SELECT 1 FROM taggings tg WHERE tg.tag_id = ANY(${tags}) AND tg.taggable_id = cv.id
-        AND tg.taggable_type = 'Conversation' AND tg.context = 'labels' OFFSET 0)`,
-    ]);
-    return check as string;
-  }
+function labelClause(tagIds: number[], p: SqlParams): string {
   return `cv.id IN (SELECT tg.taggable_id FROM taggings tg
-    WHERE tg.tag_id = ANY(${tags}) AND tg.taggable_type = 'Conversation' AND tg.context = 'labels')`;
+    WHERE tg.tag_id = ANY(${p.add(tagIds)}::int[]) AND tg.taggable_type = 'Conversation' AND tg.context = 'labels')`;
+}
+
+/** The rows a list reads, `FROM …` on alias `cv` (with a busy label's probe) `WHERE …` (listClauses). */
+function listSource(
+  access: ListAccess,
+  params: ListConversationsParams,
+  scope: ListScope,
+  p: SqlParams,
+  withAssignee: boolean,
+): string {
+  const probe = busyLabels(scope)
+    ? `CROSS JOIN LATERAL (SELECT 1 FROM taggings tg WHERE tg.tag_id = ANY(${p.add(scope.tagIds)}::int[])
+         AND tg.taggable_id = cv.id AND tg.taggable_type = 'Conversation' AND tg.context = 'labels' LIMIT 1) lbl`
+    : '';
+  return `conversations cv ${probe} WHERE ${listClauses(access, params, scope, p, withAssignee).join(' AND ')}`;
 }
 
 /**
@@ -126,10 +138,10 @@ function labelClause(tagIds: number[], taggings: number, p: SqlParams): string {
  */
 export function buildListPageQuery(access: ListAccess, params: ListConversationsParams, scope: ListScope): SqlQuery {
   const p = new SqlParams();
-  const where = listClauses(access, params, scope, p, true).join(' AND ');
+  const source = listSource(access, params, scope, p, true);
   const text = `
     WITH hits AS (
-      SELECT cv.id FROM conversations cv WHERE ${where}
+      SELECT cv.id FROM ${source}
       ORDER BY ${listOrder(params.sort_by, 'cv')} ${pageClause(params.page ?? 1, LIST_PAGE_SIZE, p)}
     )
     SELECT c.id, c.display_id, c.account_id, c.inbox_id, c.status,
@@ -179,11 +191,10 @@ export function buildListCountsQuery(
   cap = LIST_COUNT_CAP,
 ): SqlQuery {
   const p = new SqlParams();
-  const where = listClauses(access, params, scope, p, false).join(' AND ');
+  const source = listSource(access, params, scope, p, false);
   const limit = p.add(cap + 1);
   const me = `${p.add(access.userId)}::bigint`;
-  const read = (extra: string) =>
-    `(SELECT count(*) FROM (SELECT 1 FROM conversations cv WHERE ${where} AND ${extra} LIMIT ${limit}) x)`;
+  const read = (extra: string) => `(SELECT count(*) FROM (SELECT 1 FROM ${source} AND ${extra} LIMIT ${limit}) x)`;
   const text = `
     WITH n AS MATERIALIZED (
       SELECT ${read(`cv.assignee_id = ${me}`)} AS mine_count,
