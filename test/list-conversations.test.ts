@@ -15,7 +15,7 @@ import { handle } from '../src/search/pipeline.js';
 import type { TriageResult } from '../src/search/triage.js';
 import type { ConversationList } from '../src/search/triage-records.js';
 import { resolveAccess } from '../src/auth/access.js';
-import { capCounts, listConversations } from '../src/search/list.js';
+import { capCounts, LABEL_PROBE_FROM, listConversations } from '../src/search/list.js';
 import { makeDeps } from './helpers/core.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
@@ -292,6 +292,20 @@ describe('list_conversations against the oracle', () => {
     await t.createSearchIndexes();
     await t.admin.query('ANALYZE conversations');
     await checkAgainstOracle();
+  }, 120_000);
+  it('matches it whatever the tags count (a label filter probes each row walked, or hashes)', async () => {
+    // taggings_count only chooses the plan (LABEL_PROBE_FROM): busy, a probe; 0 (a counter not
+    // kept), the hash. The lists must not change.
+    const before = await t.admin.query<{ id: number; taggings_count: number }>('SELECT id, taggings_count FROM tags');
+    try {
+      await t.admin.query('UPDATE tags SET taggings_count = $1', [LABEL_PROBE_FROM]);
+      await checkAgainstOracle();
+      await t.admin.query('UPDATE tags SET taggings_count = 0');
+      await checkAgainstOracle();
+    } finally {
+      for (const tag of before.rows)
+        await t.admin.query('UPDATE tags SET taggings_count = $2 WHERE id = $1', [tag.id, tag.taggings_count]);
+    }
   }, 120_000);
 });
 

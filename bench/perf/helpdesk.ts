@@ -13,6 +13,7 @@ import type { AccessContext } from '../../src/auth/access.js';
 import { buildMessageQuery } from '../../src/search/messages/query.js';
 import { parseParams, type MessagesParams } from '../../src/search/params.js';
 import { splitWords } from '../../src/search/text.js';
+import type { ListConversationsParams } from '../../src/search/list-params.js';
 import type { BenchQuery, ToolName } from './workload.js';
 
 const PAGE_SIZE = 15;
@@ -159,4 +160,54 @@ export async function runHelpdesk(pool: pg.Pool, access: AccessContext, q: Bench
   } finally {
     client.release();
   }
+}
+
+const LIST_STATUS = { open: 0, resolved: 1, pending: 2, snoozed: 3 } as const;
+const LIST_PRIORITY = { low: 0, medium: 1, high: 2, urgent: 3, none: null } as const;
+
+/**
+ * The help desk's statements for one list (list_conversations), as its ConversationFinder issues
+ * them: three ActiveRecord `.count`s (mine, unassigned, all) and the page (`ORDER BY … LIMIT 25
+ * OFFSET …`, labels through acts-as-taggable-on's `tagged_with any`), run one after the other.
+ */
+export function helpdeskListStatements(accountId: number, userId: number, inboxIds: number[], a: ListConversationsParams) {
+  const values: unknown[] = [accountId, inboxIds];
+  const add = (v: unknown) => `$${values.push(v)}`;
+  const where = ['conversations.account_id = $1', 'conversations.inbox_id = ANY($2)'];
+  if ((a.status ?? 'open') !== 'all')
+    where.push(`conversations.status = ${add(LIST_STATUS[a.status as keyof typeof LIST_STATUS] ?? 0)}`);
+  if (a.inbox_id !== undefined) where.push(`conversations.inbox_id = ${add(a.inbox_id)}`);
+  if (a.team_id !== undefined) where.push(`conversations.team_id = ${add(a.team_id)}`);
+  if (a.priority !== undefined)
+    where.push(
+      a.priority === 'none' ? 'conversations.priority IS NULL' : `conversations.priority = ${add(LIST_PRIORITY[a.priority])}`,
+    );
+  if (a.conversation_type === 'unattended')
+    where.push('(conversations.first_reply_created_at IS NULL OR conversations.waiting_since IS NOT NULL)');
+  if (a.labels)
+    where.push(`EXISTS (SELECT 1 FROM taggings WHERE taggings.taggable_id = conversations.id AND taggings.taggable_type = 'Conversation'
+      AND taggings.context = 'labels' AND taggings.tag_id IN (SELECT tags.id FROM tags WHERE LOWER(tags.name) = ANY(${add(a.labels)})))`);
+  const base = where.join(' AND ');
+  const order = {
+    last_activity_at_desc: 'last_activity_at DESC',
+    created_at_desc: 'created_at DESC',
+    created_at_asc: 'created_at ASC',
+    priority_desc: 'priority DESC NULLS LAST, last_activity_at DESC',
+    waiting_since_asc: 'waiting_since ASC NULLS LAST, created_at ASC',
+  }[a.sort_by ?? 'last_activity_at_desc'];
+  const assignee = {
+    me: `AND conversations.assignee_id = ${userId}`,
+    unassigned: 'AND conversations.assignee_id IS NULL',
+    assigned: 'AND conversations.assignee_id IS NOT NULL',
+    all: '',
+  }[a.assignee_type ?? 'all'];
+  return [
+    { text: `SELECT COUNT(*) FROM conversations WHERE ${base} AND conversations.assignee_id = ${userId}`, values },
+    { text: `SELECT COUNT(*) FROM conversations WHERE ${base} AND conversations.assignee_id IS NULL`, values },
+    { text: `SELECT COUNT(*) FROM conversations WHERE ${base}`, values },
+    {
+      text: `SELECT conversations.* FROM conversations WHERE ${base} ${assignee} ORDER BY ${order} LIMIT 25 OFFSET ${((a.page ?? 1) - 1) * 25}`,
+      values,
+    },
+  ];
 }

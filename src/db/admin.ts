@@ -47,6 +47,13 @@ export const SEARCHDESK_INDEXES: readonly SearchdeskIndex[] = [
     definition: 'conversations (account_id, status, priority DESC NULLS LAST, last_activity_at DESC, id DESC)',
   },
   {
+    name: INDEX.conversationsInboxStatusAssignee,
+    table: 'conversations',
+    purpose:
+      "the triage list's capped counts with a label filter: the help desk's conv_acid_inbid_stat_asgnid_idx with the id, so each row is probed for the label without reading the table",
+    definition: 'conversations (account_id, inbox_id, status, assignee_id) INCLUDE (id)',
+  },
+  {
     name: INDEX.conversationsDisplayIdTrgm,
     table: 'conversations',
     purpose: 'substring match on the display id (as text)',

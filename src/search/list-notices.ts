@@ -9,6 +9,10 @@ export interface Lookup {
   team_found: boolean;
   /** The account's label titles the asked titles name. */
   matched: string[];
+  /** The ids of the tags those titles name (a label no conversation ever carried may have none). */
+  tag_ids: number[];
+  /** Their tags' `taggings_count` summed (every account's): chooses the plan (list.ts labelClause). */
+  taggings: number;
   /** The account's first MAX_LABELS + 1 label titles, by title. */
   known: string[];
 }

@@ -10,7 +10,7 @@ import type { SearchContext } from './context.js';
 import { CONVERSATION_WITH_CONTACT, toConversationRecord, type ConversationRow } from './conversations.js';
 import { LIST_PAGE_SIZE, MAX_LABELS, type ListConversationsParams } from './list-params.js';
 import type { ConversationRecord } from './records.js';
-import { checkClause, pageClause, timeBounds } from './sql.js';
+import { pageClause, timeBounds } from './sql.js';
 import { triageNotices, type Lookup } from './list-notices.js';
 
 export { LIST_PAGE_SIZE };
@@ -39,13 +39,21 @@ export function listOrder(sortBy: ListConversationsParams['sort_by'], alias: str
   return ORDERS[sortBy ?? 'last_activity_at_desc'].replaceAll('$', alias);
 }
 
-/** What the look-up resolved: the inboxes to list and the label titles to match (undefined: no label filter). */
+/**
+ * What the look-up resolved: the inboxes to list and the ids of the tags of the label titles to
+ * match (undefined: no label filter; empty: labels that no conversation carries).
+ */
 export interface ListScope {
   inboxIds: number[];
-  labels?: string[];
+  tagIds?: number[];
+  /** The labels' taggings by the tags' counter (`taggings_count`, every account's): only chooses a plan. */
+  taggings?: number;
 }
 
-/** The WHERE clauses of the list on alias `cv`; `withAssignee` false for the counts (contract §9.2). */
+/**
+ * The WHERE clauses of the list on alias `cv`, but a busy label's probe (listSource joins it);
+ * `withAssignee` false for the counts (contract §9.2).
+ */
 export function listClauses(
   access: ListAccess,
   params: ListConversationsParams,
@@ -64,7 +72,7 @@ export function listClauses(
   if (params.conversation_type === 'unattended')
     clauses.push('(cv.first_reply_created_at IS NULL OR cv.waiting_since IS NOT NULL)');
   clauses.push(...timeBounds('cv.last_activity_at', params.since, params.until, p));
-  if (scope.labels !== undefined) clauses.push(labelClause(scope.labels, p));
+  if (scope.tagIds !== undefined && !busyLabels(scope)) clauses.push(labelClause(scope.tagIds, p));
   return clauses;
 }
 
@@ -82,18 +90,45 @@ function assigneeClause(access: ListAccess, type: ListConversationsParams['assig
 }
 
 /**
- * Carries any of the titles: a tagging of context `labels` on the conversation (acts-as-taggable-on's
- * `tagged_with any`). A probe of each row the walk reads (checkClause; OFFSET 0 keeps it a probe):
- * written as a plain EXISTS, the planner turned it into a hash of every tagging of a busy label
- * (400,000 at L) before the first row.
+ * From how many taggings a label filter is a probe of each row rather than a hash of the labels'
+ * taggings: hashing costs a read of every tagging, a probe a look-up per row walked, and a busy
+ * label needs few rows walked per match.
  */
-function labelClause(titles: string[], p: SqlParams): string {
-  const [check] = checkClause([
-    `EXISTS (SELECT 1 FROM taggings tg JOIN tags t ON t.id = tg.tag_id
-      WHERE tg.taggable_id = cv.id AND tg.taggable_type = 'Conversation' AND tg.context = 'labels'
-        AND t.name = ANY(${p.add(titles)}::text[]) OFFSET 0)`,
-  ]);
-  return check as string;
+export const LABEL_PROBE_FROM = 120_000;
+
+const busyLabels = (scope: ListScope) => scope.tagIds !== undefined && (scope.taggings ?? 0) >= LABEL_PROBE_FROM;
+
+/**
+ * Carries any of the labels: a tagging of context `labels` on the conversation with one of their
+ * tags (acts-as-taggable-on's `tagged_with any`). Taggings are shared by every account: the other
+ * clauses always keep the account and the caller's inboxes. Two plans, chosen by the labels'
+ * taggings as their tags' `taggings_count` (acts-as-taggable-on's counter) gives them, an estimate
+ * read only to choose (where the counter is not kept, 0: the hash; the result is the same either
+ * way). For a busy label (listSource), a probe of `taggings_idx` (tag_id, taggable_id) for each
+ * row the walk in the list's order reads, stopping when the page or the capped count is full: a
+ * LATERAL join, which the written join order keeps a nested loop, each probe cheaper than a
+ * correlated EXISTS. For a rarer one (here), a semi-join the planner weighs with its statistics
+ * of each tag's share of `taggings`, where it hashes the labels' taggings (read from
+ * `taggings_idx` alone) and checks each row against the hash.
+ */
+function labelClause(tagIds: number[], p: SqlParams): string {
+  return `cv.id IN (SELECT tg.taggable_id FROM taggings tg
+    WHERE tg.tag_id = ANY(${p.add(tagIds)}::int[]) AND tg.taggable_type = 'Conversation' AND tg.context = 'labels')`;
+}
+
+/** The rows a list reads, `FROM …` on alias `cv` (with a busy label's probe) `WHERE …` (listClauses). */
+function listSource(
+  access: ListAccess,
+  params: ListConversationsParams,
+  scope: ListScope,
+  p: SqlParams,
+  withAssignee: boolean,
+): string {
+  const probe = busyLabels(scope)
+    ? `CROSS JOIN LATERAL (SELECT 1 FROM taggings tg WHERE tg.tag_id = ANY(${p.add(scope.tagIds)}::int[])
+         AND tg.taggable_id = cv.id AND tg.taggable_type = 'Conversation' AND tg.context = 'labels' LIMIT 1) lbl`
+    : '';
+  return `conversations cv ${probe} WHERE ${listClauses(access, params, scope, p, withAssignee).join(' AND ')}`;
 }
 
 /**
@@ -103,10 +138,10 @@ function labelClause(titles: string[], p: SqlParams): string {
  */
 export function buildListPageQuery(access: ListAccess, params: ListConversationsParams, scope: ListScope): SqlQuery {
   const p = new SqlParams();
-  const where = listClauses(access, params, scope, p, true).join(' AND ');
+  const source = listSource(access, params, scope, p, true);
   const text = `
     WITH hits AS (
-      SELECT cv.id FROM conversations cv WHERE ${where}
+      SELECT cv.id FROM ${source}
       ORDER BY ${listOrder(params.sort_by, 'cv')} ${pageClause(params.page ?? 1, LIST_PAGE_SIZE, p)}
     )
     SELECT ${CONVERSATION_WITH_CONTACT}
@@ -139,12 +174,11 @@ const NO_COUNTS: ListCounts = { mine_count: 0, assigned_count: 0, unassigned_cou
 export const LIST_COUNT_CAP = 1_000;
 
 /**
- * The four counts in one statement, over the list's filters except `assignee_type`. One read of
- * at most `cap` + 1 matching rows gives all four when the list holds at most `cap` (a rare filter
- * reads its rows once, not four times); past it, each of mine, assigned and unassigned is its own
- * read of at most `cap` + 1 rows (subqueries Postgres runs only when the CASE needs them). The
- * help desk's conv_acid_inbid_stat_asgnid_idx holds account, inbox, status and assignee, so
- * without other filters each read is of that index alone.
+ * The four counts in one statement, over the list's filters except `assignee_type`: mine, assigned
+ * and unassigned are each one read of at most `cap` + 1 matching rows, and all is assigned plus
+ * unassigned (past the cap when either stopped there). Without other filters each read is of one
+ * range of conv_acid_inbid_stat_asgnid_idx (account, inbox, status, assignee), or of
+ * searchdesk_conversations_inbox_status_assignee, the same with the id, when a label is probed.
  */
 export function buildListCountsQuery(
   access: ListAccess,
@@ -153,23 +187,16 @@ export function buildListCountsQuery(
   cap = LIST_COUNT_CAP,
 ): SqlQuery {
   const p = new SqlParams();
-  const where = listClauses(access, params, scope, p, false).join(' AND ');
+  const source = listSource(access, params, scope, p, false);
   const limit = p.add(cap + 1);
   const me = `${p.add(access.userId)}::bigint`;
-  const read = (extra: string) =>
-    `(SELECT count(*) FROM (SELECT 1 FROM conversations cv WHERE ${where} AND ${extra} LIMIT ${limit}) x)`;
-  const each = (name: string, filter: string) =>
-    `CASE WHEN n.all_count <= ${p.add(cap)} THEN n.${name} ELSE ${read(filter)} END AS ${name}`;
+  const read = (extra: string) => `(SELECT count(*) FROM (SELECT 1 FROM ${source} AND ${extra} LIMIT ${limit}) x)`;
   const text = `
-    WITH m AS MATERIALIZED (SELECT cv.assignee_id FROM conversations cv WHERE ${where} LIMIT ${limit}),
-    n AS (SELECT count(*) AS all_count, count(*) FILTER (WHERE m.assignee_id = ${me}) AS mine_count,
-                 count(*) FILTER (WHERE m.assignee_id IS NOT NULL) AS assigned_count,
-                 count(*) FILTER (WHERE m.assignee_id IS NULL) AS unassigned_count FROM m)
-    SELECT n.all_count,
-           ${each('mine_count', `cv.assignee_id = ${me}`)},
-           ${each('assigned_count', 'cv.assignee_id IS NOT NULL')},
-           ${each('unassigned_count', 'cv.assignee_id IS NULL')}
-    FROM n`;
+    WITH n AS MATERIALIZED (
+      SELECT ${read(`cv.assignee_id = ${me}`)} AS mine_count,
+             ${read('cv.assignee_id IS NOT NULL')} AS assigned_count,
+             ${read('cv.assignee_id IS NULL')} AS unassigned_count)
+    SELECT n.assigned_count + n.unassigned_count AS all_count, n.* FROM n`;
   return { text, values: p.values };
 }
 
@@ -185,7 +212,8 @@ export function capCounts(raw: Omit<ListCounts, 'counts_capped'> | undefined, ca
 /**
  * The look-up of a team and labels a list names, in the account only: whether the team is one of
  * its teams, which of its labels the titles name (case-insensitively, as the help desk's
- * `tagged_with` matches), and the first of its labels for a notice.
+ * `tagged_with` matches) with the ids of their tags (the tag a label's title names) and an
+ * estimate of their taggings (to choose a plan: labelClause), and the first of its labels for a notice.
  */
 export function buildListLookupQuery(access: Pick<AccessContext, 'accountId'>, params: ListConversationsParams): SqlQuery {
   const p = new SqlParams();
@@ -194,11 +222,16 @@ export function buildListLookupQuery(access: Pick<AccessContext, 'accountId'>, p
     params.team_id === undefined
       ? 'true'
       : `EXISTS (SELECT 1 FROM teams t WHERE t.account_id = ${account}::bigint AND t.id = ${p.add(params.team_id)}::bigint)`;
-  const asked = (params.labels ?? []).map((l) => l.toLowerCase());
+  const asked = p.add((params.labels ?? []).map((l) => l.toLowerCase()));
   const text = `
+    WITH tg AS MATERIALIZED (
+      SELECT t.id, t.taggings_count FROM tags t WHERE t.name IN (
+        SELECT l.title FROM labels l WHERE l.account_id = ${account}::bigint AND lower(l.title) = ANY(${asked}::text[])))
     SELECT ${team} AS team_found,
            ARRAY(SELECT l.title FROM labels l WHERE l.account_id = ${account}::bigint
-                 AND lower(l.title) = ANY(${p.add(asked)}::text[]) ORDER BY l.title) AS matched,
+                 AND lower(l.title) = ANY(${asked}::text[]) ORDER BY l.title) AS matched,
+           ARRAY(SELECT tg.id FROM tg ORDER BY tg.id) AS tag_ids,
+           (SELECT coalesce(sum(tg.taggings_count), 0)::int FROM tg) AS taggings,
            ARRAY(SELECT l.title FROM labels l WHERE l.account_id = ${account}::bigint
                  ORDER BY l.title LIMIT ${MAX_LABELS + 1}) AS known`;
   return { text, values: p.values };
@@ -223,10 +256,11 @@ async function resolveScope(
     [lookup] = await ctx.db.query<Lookup>(buildListLookupQuery(ctx.access, params), 'list_conversations_lookup');
   }
   const notices = triageNotices(params, { inboxSeen, visibleInboxes: visible.length, lookup });
-  const labels = params.labels === undefined ? undefined : (lookup?.matched ?? []);
-  const blocked = !inboxSeen || lookup?.team_found === false || labels?.length === 0;
+  const tagIds = params.labels === undefined ? undefined : (lookup?.tag_ids ?? []);
+  // A label no conversation carries has no tag: nothing matches.
+  const blocked = !inboxSeen || lookup?.team_found === false || tagIds?.length === 0;
   const inboxIds = blocked ? [] : params.inbox_id !== undefined ? [params.inbox_id] : visible;
-  return { scope: { inboxIds, ...(labels && { labels }) }, notices };
+  return { scope: { inboxIds, ...(tagIds && { tagIds, taggings: lookup?.taggings ?? 0 }) }, notices };
 }
 
 /**
