@@ -2,13 +2,15 @@
  * One definition of a word character (README, "Word boundaries"): a letter, mark or number. The
  * JS splitting (the search's words), the Postgres statements (on server Postgres and on PGlite)
  * and the indexer's documents must agree on every code point: each is asked whether `wordz`
- * starts a word in `x<c>wordz`, which it does exactly when `c` is no word character.
+ * starts a word in `x<c>wordz`, which it does exactly when `c` is no word character. The
+ * statements test it in parts (wordStartTest), which must say what the whole pattern says.
  */
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqlParams } from '../src/db/db.js';
 import { toMessageDocument, type SourceMessageRow } from '../src/indexer/documents.js';
 import { splitWords, wordStartRegex } from '../src/search/text.js';
+import { wordStartTest } from '../src/search/word-start.js';
 import { WORD_CODE_POINTS } from '../src/search/word-characters.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 
@@ -50,7 +52,7 @@ const jsStarts = (cps: number[]) => cps.filter((cp) => splitWords(contentOf(cp))
 function startsQuery(cps: number[]) {
   const p = new SqlParams();
   const list = p.add(cps);
-  const test = `('x' || chr(cp) || '${WORD}') ~ ${p.add(wordStartRegex(WORD))}`;
+  const test = wordStartTest(WORD, p)(`('x' || chr(cp) || '${WORD}')`);
   return { text: `SELECT cp FROM unnest(${list}::int[]) cp WHERE ${test} ORDER BY cp`, values: p.values };
 }
 
@@ -70,10 +72,13 @@ afterAll(async () => {
 });
 
 describe('a word character', () => {
-  it('is the same to the Postgres statements as to JS, on every code point', async () => {
+  it.each([
+    ['whole pattern', (p: SqlParams) => `('x' || chr(cp) || '${WORD}') ~ ${p.add(wordStartRegex(WORD))}`],
+    ['test in parts', (p: SqlParams) => wordStartTest(WORD, p)(`('x' || chr(cp) || '${WORD}')`)],
+  ])('is the same to the Postgres statements (%s) as to JS, on every code point', async (_, wordStart) => {
     // The code points after which `wordz` does not start a word, as ranges: the word characters.
     const p = new SqlParams();
-    const test = `('x' || chr(cp) || '${WORD}') ~ ${p.add(wordStartRegex(WORD))}`;
+    const test = wordStart(p);
     const { rows } = await t.admin.query<{ first: number; last: number }>(
       `SELECT min(cp) AS first, max(cp) AS last FROM (
          SELECT cp, cp - row_number() OVER (ORDER BY cp) AS run
@@ -109,14 +114,20 @@ describe('a word character', () => {
       [`_${WORD}`]: true,
       [`a${WORD}`]: false,
       [`\u0301${WORD}`]: false,
+      [`é${WORD} «${WORD}`]: true, // past ASCII both times, the second a symbol: the whole pattern decides
+      [`«${WORD}`]: true,
+      [`é${WORD}`]: false,
+      [`a${WORD} é${WORD}`]: false,
     };
     const p = new SqlParams();
     const list = p.add(Object.keys(contents));
-    const { rows } = await t.admin.query<{ c: string; start: boolean }>(
-      `SELECT c, c ~ ${p.add(wordStartRegex(WORD))} AS start FROM unnest(${list}::text[]) c`,
+    const { rows } = await t.admin.query<{ c: string; start: boolean; whole: boolean }>(
+      `SELECT c, ${wordStartTest(WORD, p)('c')} AS start, c ~ ${p.add(wordStartRegex(WORD))} AS whole
+       FROM unnest(${list}::text[]) c`,
       p.values,
     );
     expect(Object.fromEntries(rows.map((r) => [r.c, r.start]))).toEqual(contents);
+    expect(Object.fromEntries(rows.map((r) => [r.c, r.whole]))).toEqual(contents);
     expect(Object.keys(contents).map((c) => splitWords(c).includes(WORD))).toEqual(Object.values(contents));
   });
 

@@ -9,7 +9,8 @@ import { ARTICLE_TEXT } from './articles.js';
 import type { Page, SearchContext } from './context.js';
 import { wordCheckNotices } from './notices.js';
 import type { ArticlesParams } from './params.js';
-import { hasTrigram, likePrefilter, splitWords, wordStartRegex } from './text.js';
+import { hasTrigram, likePrefilter, splitWords } from './text.js';
+import { wordStartTest } from './word-start.js';
 
 /**
  * One statement: `first`, the index of the first form some article of the account matches, or
@@ -24,11 +25,11 @@ export function buildArticleFirstMatchQuery(accountId: number, forms: string[], 
   const account = `a.account_id = ${p.add(accountId)}::bigint`;
   const branches = forms.map((form, i) => {
     const pattern = likePrefilter(form);
-    const regex = p.add(wordStartRegex(form));
+    const starts = wordStartTest(form, p);
     const test = [
       account,
       ...(trigramIndex && hasTrigram(pattern) ? [`${ARTICLE_TEXT} ILIKE (SELECT ${p.add(pattern)}::text)`] : []),
-      `(a.title ~ ${regex} OR a.description ~ ${regex} OR a.content ~ ${regex})`,
+      `(${starts('a.title')} OR ${starts('a.description')} OR ${starts('a.content')})`,
     ];
     return `WHEN EXISTS (SELECT 1 FROM articles a WHERE ${test.join(' AND ')}) THEN ${i}`;
   });

@@ -12,7 +12,8 @@ import type { ArticleRecord } from './records.js';
 import { buildSnippet, SNIPPET_SOURCE_LENGTH } from './snippet.js';
 import { epoch, pageClause, windowCanHold } from './sql.js';
 import { estimateShare, tableStats, type TableStats } from './statistics.js';
-import { hasTrigram, likePrefilter, splitWords, wordStartRegex } from './text.js';
+import { hasTrigram, likePrefilter, splitWords } from './text.js';
+import { wordStartTest } from './word-start.js';
 
 export interface ArticleRow {
   id: number;
@@ -200,10 +201,10 @@ export function buildArticlesQuery(
       .map((w) => likePrefilter(w))
       .filter((pattern) => hasTrigram(pattern))
       .map((pattern) => `${text} ILIKE ${hidden ? `(SELECT ${p.add(pattern)}::text)` : p.add(pattern)}`);
-  const regexes = words.map((w) => p.add(wordStartRegex(w)));
-  const inTitle = regexes.map((r) => `coalesce(a.title ~ ${r}, false)`).join(' AND ');
-  const inTitleOrDescription = regexes.map((r) => `coalesce(a.title ~ ${r} OR a.description ~ ${r}, false)`).join(' AND ');
-  const anywhere = regexes.map((r) => `(a.title ~ ${r} OR a.description ~ ${r} OR a.content ~ ${r})`).join(' AND ');
+  const starts = words.map((w) => wordStartTest(w, p));
+  const inTitle = starts.map((s) => `coalesce(${s('a.title')}, false)`).join(' AND ');
+  const inTitleOrDescription = starts.map((s) => `coalesce(${s('a.title')} OR ${s('a.description')}, false)`).join(' AND ');
+  const anywhere = starts.map((s) => `(${s('a.title')} OR ${s('a.description')} OR ${s('a.content')})`).join(' AND ');
   const tier = `CASE WHEN ${inTitle} THEN 2 WHEN ${inTitleOrDescription} THEN 1 ELSE 0 END`;
   const page = pageClause(params.page ?? 1, PAGE_SIZE, p);
   const ranked = (from: string, where: string[], t = tier) => `

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain script, without types.
 import { wordRangesModule } from '../../scripts/word-ranges.mjs';
 import { splitWords } from './text.js';
+import { SqlParams } from '../db/db.js';
 import { wordStartRegex } from './text.js';
+import { wordStartTest } from './word-start.js';
 import { NON_WORD_RUN, WORD_CODE_POINTS } from './word-characters.js';
 
 describe('word characters', () => {
@@ -46,5 +48,15 @@ describe('word characters', () => {
     expect(pattern).not.toMatch(/\[\[:|\\[wmyW]|\[\^/);
     expect(pattern).toContain('\\ufe10');
     expect(pattern).not.toMatch(/\\ufe0f|\\u0e48|\\u094d|\\u00b2/);
+  });
+
+  it('leave the long class out of the patterns Postgres compiles for most texts (wordStartTest)', () => {
+    const p = new SqlParams();
+    const sql = wordStartTest('abc', p)('t');
+    const [ascii, beyond, whole] = p.values as string[];
+    expect(sql).toBe('(t ~ $1 OR (t ~ $2 AND t ~ (SELECT $3::text)))');
+    expect(ascii).toBe('(^|[\\u0001-\\u002f\\u003a-\\u0040\\u005b-\\u0060\\u007b-\\u007f])[aA][bB][cC]');
+    expect(beyond).toBe('[\\u0080-\\ud7ff\\ue000-\\U0010ffff][aA][bB][cC]');
+    expect(whole).toBe(wordStartRegex('abc'));
   });
 });

@@ -51,9 +51,21 @@ const NON_WORD_CODE_POINTS = nonWordCodePoints();
  * 11 kB. Positive: Postgres compiles it in about 0.05 ms, where the negated class of the word
  * characters took 0.35–1.3 ms. A walk that tests it on 21,726 contents holding the word took
  * 65–72 ms against 58–60 with the locale class `[^[:alnum:]…]` it replaces (Postgres also
- * compares the whole pattern with its cache of compiled ones on every row).
+ * compares the whole pattern with its cache of compiled ones on every row). The statements
+ * compile it only for a text where the word follows a character past ASCII (word-start.ts).
  */
 export const NON_WORD_CLASS = `[${areRanges(NON_WORD_CODE_POINTS)}]`;
+
+/** NON_WORD_CLASS's ASCII part (every ASCII character but the letters and digits): a few ranges, compiled at once. */
+export const ASCII_NON_WORD_CLASS = `[${areRanges(
+  NON_WORD_CODE_POINTS.filter(([first]) => first <= 0x7f).map(([first, last]) => [first, Math.min(last, 0x7f)] as const),
+)}]`;
+
+/** Every character past ASCII (surrogates left out, as in NON_WORD_CLASS). */
+export const BEYOND_ASCII_CLASS = `[${areRanges([
+  [0x80, 0xd7ff],
+  [0xe000, 0x10ffff],
+])}]`;
 
 /** One run of characters that are no word character, in JS (the `u` flag). */
 export const NON_WORD_RUN = new RegExp(

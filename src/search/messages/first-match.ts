@@ -6,7 +6,8 @@
  */
 import type { SqlParams, SqlQuery } from '../../db/db.js';
 import { rowCount, timeBounds } from '../sql.js';
-import { likePrefilter, wordStartRegex } from '../text.js';
+import { likePrefilter } from '../text.js';
+import { wordStartTest } from '../word-start.js';
 import type { SearchHit } from './client.js';
 import type { MessageQuery } from './query.js';
 import { searchableTypeClause } from './records.js';
@@ -39,7 +40,7 @@ export function buildFirstMatchQuery(query: MessageQuery, forms: string[], p: Sq
   const window = `(SELECT w.* FROM messages w WHERE ${scope.join(' AND ')} ORDER BY w.created_at DESC LIMIT ${rowCount(FIRST_MATCH_WINDOW)}) m`;
   const branches = forms.map((form, i) => {
     const like = p.add(likePrefilter(form));
-    const word = `(m.content || '') ~ ${p.add(wordStartRegex(form))}`;
+    const word = wordStartTest(form, p)(`(m.content || '')`);
     const walked = `EXISTS (SELECT 1 FROM ${window} WHERE ${[...check, `m.content ILIKE ${like}`, word].join(' AND ')})`;
     const indexed = `EXISTS (SELECT 1 FROM messages m WHERE ${[...check, `m.content ILIKE (SELECT ${like}::text)`, word].join(' AND ')})`;
     return `WHEN ${walked} OR ${indexed} THEN ${i}`;

@@ -35,8 +35,8 @@ import {
   looksSpecific,
   patternTest,
   prefilterTrigrams,
-  wordStartRegex,
 } from '../text.js';
+import { wordStartTest } from '../word-start.js';
 import type { MessageEngine } from './engine.js';
 import { buildFirstMatchQuery } from './first-match.js';
 import type { MessageQuery } from './query.js';
@@ -106,7 +106,7 @@ export function messageFilterClauses(query: MessageFilters, p: SqlParams, scope:
  * index's candidates, the word start on the page's rows only.
  */
 function messageWordClauses(words: string[], p: SqlParams): string[] {
-  return words.flatMap((w) => [`m.content ILIKE ${p.add(likePrefilter(w))}`, `(m.content || '') ~ ${p.add(wordStartRegex(w))}`]);
+  return words.flatMap((w) => [`m.content ILIKE ${p.add(likePrefilter(w))}`, wordStartTest(w, p)(`(m.content || '')`)]);
 }
 
 /**
@@ -127,7 +127,7 @@ function walkWordClauses(words: string[], p: SqlParams, content = 'm.content'): 
     const first = like
       ? `${content} COLLATE "C" ${patternTest('ILIKE', like.pattern, p, true)}`
       : `${content} ${patternTest('~', foldedRegex(w), p, true)}`;
-    return [first, `(m.content || '') ~ ${p.add(wordStartRegex(w))}`];
+    return [first, wordStartTest(w, p)(`(m.content || '')`)];
   });
 }
 
@@ -439,7 +439,7 @@ export function buildMessageIdsQuery(
         ? [`${messageWordsVector('m.content')} @@ (SELECT ${p.add(starts)}::tsquery)`]
         : query.words.map((w) => `m.content ${patternTest('ILIKE', likePrefilter(w), p, true)}`)),
     ];
-    const words = query.words.map((w) => `(m.content || '') ~ ${p.add(wordStartRegex(w))}`);
+    const words = query.words.map((w) => wordStartTest(w, p)(`(m.content || '')`));
     const page = `
       SELECT ${select === 'record' ? RECORD_SOURCE : 'm.id, m.created_at'}
       FROM (SELECT c.id, c.created_at FROM matched c ORDER BY c.created_at DESC, c.id DESC) c
