@@ -6,8 +6,9 @@
  * (and over HTTP a refused token); the results are compared byte for byte with the v1 client's,
  * after removing `meta.now` (the time of the call) — nothing else may differ between eras.
  *
- * The 2026-07-28 revision (the v2 client pinned to it) is not spoken by the server yet: those
- * cases are `todo` until the protocol layer runs on `@modelcontextprotocol/server` 2.x.
+ * The 2026-07-28 revision (the v2 client pinned to it) is not spoken by the server yet (issue 51
+ * stays open for it: bench/RESULTS.md, "SDK v2", says why the migration did not land); its cases
+ * join this file with it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
@@ -139,9 +140,6 @@ describe('both eras answer alike over stdio and HTTP', () => {
       expect(await ask(await connect())).toEqual(reference);
     });
   }
-
-  it.todo('v2 client pinned to 2026-07-28 over stdio: the same answers (needs the server on @modelcontextprotocol/server 2.x)');
-  it.todo('v2 client pinned to 2026-07-28 over HTTP: the same answers and the same 401 (needs the server on 2.x)');
 });
 
 describe('a refused token over HTTP, in each era', () => {
