@@ -13,9 +13,9 @@ import { listConversationsParamsSchema, LIST_PAGE_SIZE, type ListConversationsPa
 import { parseWith } from '../src/search/params.js';
 import { handle } from '../src/search/pipeline.js';
 import type { TriageResult } from '../src/search/triage.js';
-import type { ConversationList } from '../src/search/triage-records.js';
+import { conversationListSchema, type ConversationList } from '../src/search/triage-records.js';
 import { resolveAccess } from '../src/auth/access.js';
-import { capCounts, LABEL_PROBE_FROM, listConversations } from '../src/search/list.js';
+import { capCounts, LABEL_PROBE_FROM, LIST_COUNT_CAP, listConversations } from '../src/search/list.js';
 import { makeDeps } from './helpers/core.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
@@ -323,6 +323,22 @@ describe('list_conversations counts', () => {
       assigned_count: 5,
       unassigned_count: 2,
       all_count: 7,
+    });
+  });
+
+  it('documents the cap it applies in the output schema', () => {
+    // The cap is what a caller reads when counts_capped is set: the schema must name the same number.
+    const meta = conversationListSchema.shape.data.shape.meta;
+    expect(meta.description).toContain(`each at most ${LIST_COUNT_CAP}`);
+    expect(meta.shape.counts_capped.description).toContain(`stopped at ${LIST_COUNT_CAP}:`);
+    expect(
+      capCounts({ mine_count: 0, assigned_count: LIST_COUNT_CAP + 1, unassigned_count: 0, all_count: LIST_COUNT_CAP + 1 }),
+    ).toEqual({
+      mine_count: 0,
+      assigned_count: LIST_COUNT_CAP,
+      unassigned_count: 0,
+      all_count: LIST_COUNT_CAP,
+      counts_capped: true,
     });
   });
 });

@@ -167,11 +167,13 @@ export interface ListCounts {
 const NO_COUNTS: ListCounts = { mine_count: 0, assigned_count: 0, unassigned_count: 0, all_count: 0 };
 
 /**
- * Where a count stops: each of the four reads at most this many rows plus one, so a count over
- * the hundreds of thousands of open conversations of a large account costs what one of a
- * thousand does. A count that reaches it is reported as the cap, with `counts_capped: true`.
+ * Where a count stops: each of the three reads (mine, assigned, unassigned) reads at most this
+ * many matching rows plus one, so a count over the hundreds of thousands of open conversations of
+ * a large account costs what one of five hundred does. A busy label probed per row walks about a
+ * dozen rows per match, so the cost of its counts grows with the cap. A count that reaches it is
+ * reported as the cap, with `counts_capped: true` and a notice.
  */
-export const LIST_COUNT_CAP = 1_000;
+export const LIST_COUNT_CAP = 500;
 
 /**
  * The four counts in one statement, over the list's filters except `assignee_type`: mine, assigned

@@ -18,9 +18,9 @@ export const conversationListSchema = z.object({
         assigned_count: count.describe('Conversations assigned to anyone'),
         unassigned_count: count.describe('Conversations assigned to no one'),
         all_count: count.describe('Every conversation of the list'),
-        counts_capped: z.literal(true).optional().describe('Present when a count stopped at 1000: it means at least that many'),
+        counts_capped: z.literal(true).optional().describe('Present when a count stopped at 500: it means at least that many'),
       })
-      .describe('Counts over the same filters except assignee_type, each at most 1000'),
+      .describe('Counts over the same filters except assignee_type, each at most 500'),
     payload: z.array(conversationRecordSchema).describe('Conversations in the asked order, at most 25'),
   }),
 });
