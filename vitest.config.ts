@@ -14,6 +14,7 @@ const UNIT = [
   'test/http-security.test.ts',
   'test/mcp-budget.test.ts',
   'test/searchkick-query.test.ts',
+  'test/structure.test.ts',
 ];
 
 export default defineConfig({

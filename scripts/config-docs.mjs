@@ -1,5 +1,5 @@
 // Writes the README's configuration table and manifest.json's user_config / server env from the
-// settings schema in src/config.ts (through src/config-docs.ts), formatted by prettier.
+// settings schema in src/config/settings.ts (through src/config-docs.ts), formatted by prettier.
 // test/config-docs.test.ts fails when README.md or manifest.json drift from the schema.
 // Usage: npm run docs:config            (writes)
 //        node scripts/config-docs.mjs --check   (exit 1 when a file is out of step; pack-mcpb.sh runs it)
@@ -41,7 +41,7 @@ try {
   const stale = Object.keys(wanted).filter((file) => wanted[file] !== current[file]);
   if (check) {
     if (stale.length > 0) {
-      process.stderr.write(`${stale.join(' and ')} out of step with src/config.ts: run npm run docs:config\n`);
+      process.stderr.write(`${stale.join(' and ')} out of step with src/config/settings.ts: run npm run docs:config\n`);
       process.exitCode = 1;
     }
   } else {

@@ -74,17 +74,14 @@ export async function openDatabase(
 /** The configured message engine; search-engine clients are loaded only when configured (fast start otherwise). */
 export async function createMessageEngine(engine: MessageEngineConfig, timeoutMs: number): Promise<MessageEngine | undefined> {
   if (engine.kind === 'postgres') return undefined;
-  const opts = { url: engine.url, index: engine.index, timeoutMs };
+  const { connectSearchClient } = await import('./search/messages/connect.js');
+  const client = await connectSearchClient(engine.kind, engine.url, timeoutMs);
   if (engine.format === 'searchkick') {
     const { createSearchkickEngine } = await import('./search/messages/searchkick.js');
-    return createSearchkickEngine({ ...opts, client: engine.kind });
+    return createSearchkickEngine(client, engine.index);
   }
-  if (engine.kind === 'opensearch') {
-    const { createOpenSearchEngine } = await import('./search/messages/opensearch.js');
-    return createOpenSearchEngine(opts);
-  }
-  const { createElasticsearchEngine } = await import('./search/messages/elasticsearch.js');
-  return createElasticsearchEngine(opts);
+  const { createSearchdeskEngine } = await import('./search/messages/searchdesk.js');
+  return createSearchdeskEngine(client, engine.index);
 }
 
 /**

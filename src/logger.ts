@@ -8,7 +8,7 @@
  * shutdown, or on an uncaught exception — and by flushLogger().
  */
 import { pino, type Logger } from 'pino';
-import { secretLogKeys } from './config.js';
+import { secretLogKeys } from './config/settings.js';
 
 export type { Logger };
 

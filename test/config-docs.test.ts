@@ -1,10 +1,11 @@
 /**
- * The settings schema (src/config.ts) is the one source of the README's configuration table and
+ * The settings schema (src/config/settings.ts) is the one source of the README's configuration table and
  * the MCP bundle's user_config: when either drifts, this fails — run `npm run docs:config`.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, SETTINGS, type Setting } from '../src/config.js';
+import { loadConfig } from '../src/config.js';
+import { SETTINGS, type Setting } from '../src/config/settings.js';
 import { manifestEnv, manifestUserConfig, readmeRows, readmeTableRows } from '../src/config-docs.js';
 
 const readme = readFileSync('README.md', 'utf8');
@@ -12,7 +13,7 @@ const manifest = JSON.parse(readFileSync('manifest.json', 'utf8')) as {
   user_config: Record<string, unknown>;
   server: { mcp_config: { env: Record<string, string> } };
 };
-const HINT = 'out of step with src/config.ts: run npm run docs:config';
+const HINT = 'out of step with src/config/settings.ts: run npm run docs:config';
 
 describe('configuration docs generated from the settings schema', () => {
   it('README.md has exactly the schema’s variables, defaults and meanings, in order', () => {

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDb } from '../src/db/pg.js';
-import { createElasticsearchEngine } from '../src/search/messages/elasticsearch.js';
+import { connectElasticsearch } from '../src/search/messages/elasticsearch.js';
+import { createSearchdeskEngine } from '../src/search/messages/searchdesk.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
 import { makeDeps, search } from './helpers/core.js';
@@ -37,7 +38,7 @@ afterAll(async () => {
 describe('Elasticsearch failures (contract §8)', () => {
   it('answers from Postgres when Elasticsearch is unreachable, and logs a warning', async () => {
     const log = memoryLogger('warn');
-    const primary = createElasticsearchEngine({ url: 'http://127.0.0.1:1', index: 'x', timeoutMs: 500 });
+    const primary = createSearchdeskEngine(connectElasticsearch('http://127.0.0.1:1', 500), 'x');
     const deps = { ...makeDeps(t.db, { primary }), logger: log.logger };
     const r = await search(deps, token, account, 'messages', { q: 'fallback' });
     expect(r.payload.messages?.map((m) => m.id)).toEqual([msg]);
@@ -47,7 +48,7 @@ describe('Elasticsearch failures (contract §8)', () => {
   });
 
   it('bounds a hung Elasticsearch by its timeout, then falls back', async () => {
-    const primary = createElasticsearchEngine({ url: `http://127.0.0.1:${silentPort}`, index: 'x', timeoutMs: 300 });
+    const primary = createSearchdeskEngine(connectElasticsearch(`http://127.0.0.1:${silentPort}`, 300), 'x');
     const deps = makeDeps(t.db, { primary });
     const started = Date.now();
     const r = await search(deps, token, account, 'all', { q: 'fallback' });

@@ -7,9 +7,10 @@ import { buildIndex, runIndex, type IndexerDeps } from '../src/indexer/indexer.j
 import { silentProgress } from '../src/indexer/progress.js';
 import { currentWatermark } from '../src/indexer/source.js';
 import { INDEX_FORMAT_VERSION, type IndexStore } from '../src/indexer/store.js';
-import { createElasticsearchClient, createElasticsearchEngine } from '../src/search/messages/elasticsearch.js';
+import { connectElasticsearch, createElasticsearchClient } from '../src/search/messages/elasticsearch.js';
 import type { MessageEngine } from '../src/search/messages/engine.js';
-import { createOpenSearchClient, createOpenSearchEngine } from '../src/search/messages/opensearch.js';
+import { connectOpenSearch, createOpenSearchClient } from '../src/search/messages/opensearch.js';
+import { createSearchdeskEngine } from '../src/search/messages/searchdesk.js';
 import { createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
 import { esUrl, hasEs } from './helpers/es.js';
 import { Fixture } from './helpers/fixtures.js';
@@ -49,7 +50,7 @@ const backends: Backend[] = [
         store: createElasticsearchStore(client),
         segments: async (index) => searchable(await client.cat.segments({ index, format: 'json' })),
         createPlainIndex: (index) => client.indices.create({ index }),
-        engine: (index) => createElasticsearchEngine({ url: esUrl, index, timeoutMs: 10_000 }),
+        engine: (index) => createSearchdeskEngine(connectElasticsearch(esUrl, 10_000), index),
         close: () => client.close(),
       };
     },
@@ -63,7 +64,7 @@ const backends: Backend[] = [
         store: createOpenSearchStore(client),
         segments: async (index) => searchable((await client.cat.segments({ index, format: 'json' })).body),
         createPlainIndex: (index) => client.indices.create({ index }),
-        engine: (index) => createOpenSearchEngine({ url: osUrl, index, timeoutMs: 10_000 }),
+        engine: (index) => createSearchdeskEngine(connectOpenSearch(osUrl, 10_000), index),
         close: () => client.close(),
       };
     },

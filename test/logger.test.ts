@@ -83,7 +83,8 @@ describe('asynchronous logger: no line lost at the end', () => {
 describe('redaction generated from the settings schema', () => {
   it('never writes a secret setting, logged as a variable or as a config field', async () => {
     const { createLogger } = await import('../src/logger.js');
-    const { loadConfig, SECRET_ENV } = await import('../src/config.js');
+    const { loadConfig } = await import('../src/config.js');
+    const { SECRET_ENV } = await import('../src/config/settings.js');
     expect(SECRET_ENV).toEqual(expect.arrayContaining(['DATABASE_URL', 'SEARCHDESK_ACCESS_TOKEN']));
     const env = { DATABASE_URL: 'postgres://u:pg-secret@db/helpdesk', SEARCHDESK_ACCESS_TOKEN: 'stdio-secret', PORT: '8080' };
     const lines: string[] = [];

@@ -8,14 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db, SqlQuery } from '../src/db/db.js';
 import type { SearchClient } from '../src/search/messages/client.js';
 import type { MessageEngine } from '../src/search/messages/engine.js';
-import { elasticsearchSearchClient, createElasticsearchClient } from '../src/search/messages/elasticsearch.js';
+import {
+  connectElasticsearch,
+  createElasticsearchClient,
+  elasticsearchSearchClient,
+} from '../src/search/messages/elasticsearch.js';
 import { inboxIgnoredNotice, MESSAGES_NOT_SEARCHED, WINDOW_NOTICE } from '../src/search/messages/notices.js';
 import { createOpenSearchClient, openSearchSearchClient } from '../src/search/messages/opensearch.js';
 import { createPostgresEngine } from '../src/search/messages/postgres.js';
 import { createSearchdeskEngine } from '../src/search/messages/searchdesk.js';
 import { createSearchkickEngine } from '../src/search/messages/searchkick.js';
 import { connectOpenSearch } from '../src/search/messages/opensearch.js';
-import { createElasticsearchEngine } from '../src/search/messages/elasticsearch.js';
 import { parseParams } from '../src/search/params.js';
 import { handle } from '../src/search/pipeline.js';
 import { makeDeps, search } from './helpers/core.js';
@@ -244,10 +247,7 @@ describe.skipIf(!hasOs)("word checks on the help desk's index (searchkick format
 
   const run = async (token: string, raw: Record<string, unknown>) => {
     const counted = countingClient(connectOpenSearch(osUrl, 10_000));
-    const engine = createSearchkickEngine(
-      { client: 'opensearch', url: osUrl, index: hd.alias, timeoutMs: 10_000 },
-      counted.client,
-    );
+    const engine = createSearchkickEngine(counted.client, hd.alias);
     const r = await search(makeDeps(t.db, { now: clock, primary: engine }), token, f.account, 'messages', raw);
     await engine.close();
     expect(r.meta.engine).toBe('opensearch+searchkick');
@@ -275,7 +275,7 @@ describe('word checks after a fallback', () => {
   it('are asked of Postgres, which answered the search', async () => {
     const counting = countingDb(t.db);
     // A search engine that does not answer (nothing listens on port 9): the search falls back to Postgres.
-    const dead = createElasticsearchEngine({ url: 'http://127.0.0.1:9', index: 'none', timeoutMs: 2_000 });
+    const dead = createSearchdeskEngine(connectElasticsearch('http://127.0.0.1:9', 2_000), 'none');
     const r = await search(makeDeps(counting.db, { now: clock, primary: dead }), f.agent, f.account, 'messages', {
       q: 'damaged parcel',
     });

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SECRET_ENV, SETTINGS } from '../src/config.js';
+import { SECRET_ENV, SETTINGS } from '../src/config/settings.js';
 import { assertBuilt, CLI } from './helpers/spawn.js';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {

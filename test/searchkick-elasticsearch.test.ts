@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchDeps } from '../src/search/core.js';
 import type { MessageEngine } from '../src/search/messages/engine.js';
+import { connectElasticsearch } from '../src/search/messages/elasticsearch.js';
 import { createSearchkickEngine } from '../src/search/messages/searchkick.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { esUrl, hasEs } from './helpers/es.js';
@@ -83,7 +84,7 @@ describe.skipIf(!hasEs)('searchkick format on Elasticsearch (core analysis)', ()
 
   it('checks the index: present, missing, not the help desk’s', async () => {
     await expect(engine.check()).resolves.toBeUndefined();
-    const engineOn = (index: string) => createSearchkickEngine({ client: 'elasticsearch', url: esUrl, index, timeoutMs: 5_000 });
+    const engineOn = (index: string) => createSearchkickEngine(connectElasticsearch(esUrl, 5_000), index);
     const missing = engineOn('messages_sdtest_missing');
     const plainName = `sd_plain_${hd.alias}`;
     await request(esUrl, 'PUT', `/${plainName}`, { mappings: { properties: { content: { type: 'keyword' } } } });

@@ -8,6 +8,7 @@ import type { SearchDeps } from '../src/search/core.js';
 import type { MessageEngine } from '../src/search/messages/engine.js';
 import { SearchError } from '../src/errors.js';
 import { buildMessageQuery, type MessageQuery } from '../src/search/messages/query.js';
+import { connectOpenSearch } from '../src/search/messages/opensearch.js';
 import { createSearchkickEngine } from '../src/search/messages/searchkick.js';
 import { messageRecordSchema } from '../src/search/records.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
@@ -239,7 +240,7 @@ describe.skipIf(!hasOs)('searchkick format on OpenSearch', () => {
   });
 
   describe('index checks and fallback', () => {
-    const engineOn = (index: string) => createSearchkickEngine({ client: 'opensearch', url: osUrl, index, timeoutMs: 5_000 });
+    const engineOn = (index: string) => createSearchkickEngine(connectOpenSearch(osUrl, 5_000), index);
 
     it('accepts the help desk index', async () => {
       await expect(engine.check()).resolves.toBeUndefined();

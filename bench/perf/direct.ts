@@ -291,6 +291,6 @@ export function opensearchEngine(url: string, index: string): DirectEngine {
 }
 
 export function searchkickEngine(url: string, index: string): DirectEngine {
-  const engine = createSearchkickEngine({ client: 'opensearch', url, index, timeoutMs: 60_000 });
+  const engine = createSearchkickEngine(openSearchSearchClient(createOpenSearchClient(url, 60_000)), index);
   return { kind: 'opensearch+searchkick', engine, close: () => engine.close() };
 }

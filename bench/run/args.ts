@@ -57,7 +57,7 @@ export interface Args {
 
 /** The bench's statement timeout: long enough that the default variant's slow queries are measured, not cut. */
 export const STATEMENT_TIMEOUT_MS = 60_000;
-/** searchdesk's default SEARCHDESK_STATEMENT_TIMEOUT_MS (src/config.ts): what a default install cuts at. */
+/** searchdesk's default SEARCHDESK_STATEMENT_TIMEOUT_MS (src/config/settings.ts): what a default install cuts at. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
 /** The large account of the bench data. */
 export const ACCOUNT_ID = 1;

@@ -36,7 +36,7 @@ async function openStore(config: Config): Promise<{ store: IndexStore; close: ()
   }
   // Indexing requests are larger than searches: allow them a generous timeout.
   const [{ connectSearchClient }, { createIndexStore }] = await Promise.all([
-    import('../search/messages/client.js'),
+    import('../search/messages/connect.js'),
     import('../indexer/store.js'),
   ]);
   const client = await connectSearchClient(engine.kind, engine.url, Math.max(config.engineTimeoutMs, 60_000));

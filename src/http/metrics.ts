@@ -81,66 +81,80 @@ function poolGauges(registry: Registry, poolStats: () => PoolStats): void {
   });
 }
 
+/** One server's HTTP requests: count and latency by route and status, failures by code, 429s by key. */
+function requestMetrics(registers: Registry[]) {
+  return {
+    count: new Counter({
+      name: 'searchdesk_http_requests_total',
+      help: 'HTTP requests by route and status.',
+      labelNames: ['route', 'status'],
+      registers,
+    }),
+    seconds: new Histogram({
+      name: 'searchdesk_http_request_duration_seconds',
+      help: 'HTTP request latency by route and status.',
+      labelNames: ['route', 'status'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    errors: new Counter({
+      name: 'searchdesk_http_errors_total',
+      help: 'HTTP requests that failed, by route and error code.',
+      labelNames: ['route', 'code'],
+      registers,
+    }),
+    rateLimited: new Counter({
+      name: 'searchdesk_http_rate_limited_total',
+      help: 'HTTP requests refused with 429 by the rate limit, by route and key (token, or ip for requests without a token).',
+      labelNames: ['route', 'key'],
+      registers,
+    }),
+  };
+}
+
+/** One server's MCP tool calls: count and latency by tool and status. */
+function toolMetrics(registers: Registry[]) {
+  return {
+    count: new Counter({
+      name: 'searchdesk_tool_calls_total',
+      help: 'MCP tool calls by tool and status (ok or an error code).',
+      labelNames: ['tool', 'status'],
+      registers,
+    }),
+    seconds: new Histogram({
+      name: 'searchdesk_tool_call_duration_seconds',
+      help: 'MCP tool call latency by tool and status.',
+      labelNames: ['tool', 'status'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+  };
+}
+
+/** A server's metrics: its own registry (requests, tool calls, the pool), rendered with the process's. */
 export function createMetrics(opts: MetricsOptions = {}): Metrics {
   const shared = processMetrics();
   const registry = new Registry();
-  const registers = [registry];
-  const requests = new Counter({
-    name: 'searchdesk_http_requests_total',
-    help: 'HTTP requests by route and status.',
-    labelNames: ['route', 'status'],
-    registers,
-  });
-  const requestSeconds = new Histogram({
-    name: 'searchdesk_http_request_duration_seconds',
-    help: 'HTTP request latency by route and status.',
-    labelNames: ['route', 'status'],
-    buckets: LATENCY_BUCKETS,
-    registers,
-  });
-  const errors = new Counter({
-    name: 'searchdesk_http_errors_total',
-    help: 'HTTP requests that failed, by route and error code.',
-    labelNames: ['route', 'code'],
-    registers,
-  });
-  const rateLimited = new Counter({
-    name: 'searchdesk_http_rate_limited_total',
-    help: 'HTTP requests refused with 429 by the rate limit, by route and key (token, or ip for requests without a token).',
-    labelNames: ['route', 'key'],
-    registers,
-  });
-  const tools = new Counter({
-    name: 'searchdesk_tool_calls_total',
-    help: 'MCP tool calls by tool and status (ok or an error code).',
-    labelNames: ['tool', 'status'],
-    registers,
-  });
-  const toolSeconds = new Histogram({
-    name: 'searchdesk_tool_call_duration_seconds',
-    help: 'MCP tool call latency by tool and status.',
-    labelNames: ['tool', 'status'],
-    buckets: LATENCY_BUCKETS,
-    registers,
-  });
+  const requests = requestMetrics([registry]);
+  const tools = toolMetrics([registry]);
   if (opts.poolStats) poolGauges(registry, opts.poolStats);
 
   return {
     observeRequest(route, status, seconds) {
       const labels = { route, status: String(status) };
-      requests.inc(labels);
-      requestSeconds.observe(labels, seconds);
+      requests.count.inc(labels);
+      requests.seconds.observe(labels, seconds);
     },
     observeToolCall(tool, status, seconds) {
       const labels = { tool, status };
-      tools.inc(labels);
-      toolSeconds.observe(labels, seconds);
+      tools.count.inc(labels);
+      tools.seconds.observe(labels, seconds);
     },
     observeRequestError(route, code) {
-      errors.inc({ route, code });
+      requests.errors.inc({ route, code });
     },
     observeRateLimited(route, by) {
-      rateLimited.inc({ route, key: by });
+      requests.rateLimited.inc({ route, key: by });
     },
     async render() {
       const [own, processWide] = await Promise.all([registry.metrics(), shared.metrics()]);

@@ -6,8 +6,9 @@ import { toMessageDocument } from '../../src/indexer/documents.js';
 import { createElasticsearchStore } from '../../src/indexer/elasticsearch.js';
 import { currentWatermark, readSourceBatches } from '../../src/indexer/source.js';
 import { INDEX_FORMAT_VERSION, type IndexStore } from '../../src/indexer/store.js';
-import { createElasticsearchClient, createElasticsearchEngine } from '../../src/search/messages/elasticsearch.js';
+import { connectElasticsearch, createElasticsearchClient } from '../../src/search/messages/elasticsearch.js';
 import type { MessageEngine } from '../../src/search/messages/engine.js';
+import { createSearchdeskEngine } from '../../src/search/messages/searchdesk.js';
 
 /** The test Elasticsearch URL, or '' when none is configured (tests then skip, loudly). */
 export const esUrl = inject('esUrl');
@@ -65,7 +66,7 @@ export function createTestIndex(db: Db): Promise<TestIndex> {
   return createIndexOn(
     db,
     createElasticsearchStore(client),
-    (index) => createElasticsearchEngine({ url: esUrl, index, timeoutMs: 10_000 }),
+    (index) => createSearchdeskEngine(connectElasticsearch(esUrl, 10_000), index),
     () => client.close(),
   );
 }

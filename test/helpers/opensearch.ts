@@ -2,7 +2,8 @@
 import { inject } from 'vitest';
 import type { Db } from '../../src/db/db.js';
 import { createOpenSearchStore } from '../../src/indexer/opensearch.js';
-import { createOpenSearchClient, createOpenSearchEngine } from '../../src/search/messages/opensearch.js';
+import { connectOpenSearch, createOpenSearchClient } from '../../src/search/messages/opensearch.js';
+import { createSearchdeskEngine } from '../../src/search/messages/searchdesk.js';
 import { createIndexOn, type TestIndex } from './es.js';
 
 /** The test OpenSearch URL, or '' when none is configured (tests then skip, loudly). */
@@ -15,7 +16,7 @@ export function createOpenSearchTestIndex(db: Db): Promise<TestIndex> {
   return createIndexOn(
     db,
     createOpenSearchStore(client),
-    (index) => createOpenSearchEngine({ url: osUrl, index, timeoutMs: 10_000 }),
+    (index) => createSearchdeskEngine(connectOpenSearch(osUrl, 10_000), index),
     () => client.close(),
   );
 }

@@ -11,6 +11,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../src/db/db.js';
+import { connectElasticsearch } from '../../src/search/messages/elasticsearch.js';
+import { connectOpenSearch } from '../../src/search/messages/opensearch.js';
 import { createSearchkickEngine } from '../../src/search/messages/searchkick.js';
 import type { MessageEngine } from '../../src/search/messages/engine.js';
 
@@ -195,7 +197,10 @@ export async function createHelpdeskIndex(
     alias,
     index,
     engine: (e = {}) =>
-      createSearchkickEngine({ client: opts.client, url: opts.url, index: alias, timeoutMs: e.timeoutMs ?? 10_000 }),
+      createSearchkickEngine(
+        (opts.client === 'opensearch' ? connectOpenSearch : connectElasticsearch)(opts.url, e.timeoutMs ?? 10_000),
+        alias,
+      ),
     async feed(extras = new Map()) {
       const rows = await db.query<HelpdeskRow>({
         text: `SELECT m.id, m.account_id, m.inbox_id, m.conversation_id, c.display_id, m.content, m.message_type,

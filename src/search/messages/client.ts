@@ -1,7 +1,8 @@
 /**
  * The one seam to a search server: what the message engines and the indexer need, in one shape.
  * Elasticsearch and OpenSearch each implement it once (elasticsearch.ts, opensearch.ts); nothing
- * else touches their clients. The client packages load only when a client is opened.
+ * else touches their clients. This module holds only the shape, so engines, the indexer and the
+ * implementations all depend on it and it on none of them; connect.ts opens one of a kind.
  */
 
 export type ClientKind = 'elasticsearch' | 'opensearch';
@@ -65,19 +66,6 @@ export interface SearchClient {
   /** Merges `index` into one segment, waiting up to `timeoutMs` (the server goes on after that). */
   forceMerge(index: string, timeoutMs: number): Promise<void>;
   close(): Promise<void>;
-}
-
-/**
- * Opens a client that fails fast (no retries, a request timeout, no sniffing), loading only the
- * package of `kind`.
- */
-export async function connectSearchClient(kind: ClientKind, url: string, timeoutMs: number): Promise<SearchClient> {
-  if (kind === 'opensearch') {
-    const { connectOpenSearch } = await import('./opensearch.js');
-    return connectOpenSearch(url, timeoutMs);
-  }
-  const { connectElasticsearch } = await import('./elasticsearch.js');
-  return connectElasticsearch(url, timeoutMs);
 }
 
 /** The total of a search response, in either server's form. */

@@ -1,11 +1,9 @@
 /**
- * The SearchClient on the Elasticsearch client (8.x client; servers 8.x and 9.x), and the
- * searchdesk-format engine on it. Works with the stripped test server (core analysis only).
+ * The SearchClient on the Elasticsearch client (8.x client; servers 8.x and 9.x). Works with the
+ * stripped test server (core analysis only). Engines take the SearchClient, never this module.
  */
 import { Client } from '@elastic/elasticsearch';
 import { totalOf, type SearchClient } from './client.js';
-import type { MessageEngine } from './engine.js';
-import { createSearchdeskEngine, type SearchdeskEngineOptions } from './searchdesk.js';
 
 /** Creates a client that fails fast: no retries, a request timeout, no sniffing. */
 export function createElasticsearchClient(url: string, timeoutMs: number): Client {
@@ -66,9 +64,4 @@ export function elasticsearchSearchClient(client: Client): SearchClient {
 /** A fail-fast client on `url` as a SearchClient. */
 export function connectElasticsearch(url: string, timeoutMs: number): SearchClient {
   return elasticsearchSearchClient(createElasticsearchClient(url, timeoutMs));
-}
-
-/** The searchdesk-format engine on an Elasticsearch server. */
-export function createElasticsearchEngine(opts: SearchdeskEngineOptions): MessageEngine {
-  return createSearchdeskEngine(connectElasticsearch(opts.url, opts.timeoutMs), opts.index);
 }

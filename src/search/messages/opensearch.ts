@@ -1,12 +1,10 @@
 /**
  * The SearchClient on the OpenSearch client (servers 2.x and 3.x; request bodies under `body`,
- * responses under `.body`), and the searchdesk-format engine on it. OpenSearch needs its own
- * client: the Elasticsearch client's compatibility headers get a 406 from it.
+ * responses under `.body`). OpenSearch needs its own client: the Elasticsearch client's
+ * compatibility headers get a 406 from it. Engines take the SearchClient, never this module.
  */
 import { Client, type API } from '@opensearch-project/opensearch';
 import { totalOf, type IndexMapping, type SearchClient } from './client.js';
-import type { MessageEngine } from './engine.js';
-import { createSearchdeskEngine, type SearchdeskEngineOptions } from './searchdesk.js';
 
 /** Creates a client that fails fast: no retries, a request timeout, no sniffing. */
 export function createOpenSearchClient(url: string, timeoutMs: number): Client {
@@ -65,9 +63,4 @@ export function openSearchSearchClient(client: Client): SearchClient {
 /** A fail-fast client on `url` as a SearchClient. */
 export function connectOpenSearch(url: string, timeoutMs: number): SearchClient {
   return openSearchSearchClient(createOpenSearchClient(url, timeoutMs));
-}
-
-/** The searchdesk-format engine on an OpenSearch server. */
-export function createOpenSearchEngine(opts: SearchdeskEngineOptions): MessageEngine {
-  return createSearchdeskEngine(connectOpenSearch(opts.url, opts.timeoutMs), opts.index);
 }

@@ -9,12 +9,6 @@ import { buildFirstMatchSearch, firstMatchOfHits } from './first-match.js';
 import { messageFilters, type IndexFormat } from './query-dsl.js';
 import type { MessageQuery } from './query.js';
 
-export interface SearchdeskEngineOptions {
-  url: string;
-  index: string;
-  timeoutMs: number;
-}
-
 /**
  * How searchdesk's index holds messages: `created_at` in epoch milliseconds (the time filters;
  * `created_at_us`, the stored microseconds, orders them), and only searchable

@@ -6,11 +6,9 @@
  * applied as a filter (the same filters as our own format, query-dsl.ts), and records are still
  * read from Postgres. The request is plain query DSL, sent through either SearchClient.
  */
-import { hitId, type ClientKind, type SearchClient, type SearchResponse } from './client.js';
-import { connectElasticsearch } from './elasticsearch.js';
+import { hitId, type SearchClient, type SearchResponse } from './client.js';
 import type { MessageEngine } from './engine.js';
 import { buildFirstMatchSearch, firstMatchOfHits } from './first-match.js';
-import { connectOpenSearch } from './opensearch.js';
 import { messageFilters } from './query-dsl.js';
 import type { MessageQuery } from './query.js';
 
@@ -158,15 +156,6 @@ export function hasAnalyzedContent(mappings: unknown): boolean {
   return content?.fields?.analyzed?.type === 'text';
 }
 
-export interface SearchkickEngineOptions {
-  /** Which client speaks to the server holding the help desk's index. */
-  client: ClientKind;
-  url: string;
-  /** The alias the help desk queries, `messages_<RAILS_ENV>`. */
-  index: string;
-  timeoutMs: number;
-}
-
 /** Ids of one page, in `created_at DESC, id DESC` order. */
 async function findPageIds(client: SearchClient, index: string, query: MessageQuery): Promise<number[]> {
   const search = async (body: SearchkickRequest) => toTimed(await client.search(index, { ...body }));
@@ -193,31 +182,28 @@ async function findPageIds(client: SearchClient, index: string, query: MessageQu
 }
 
 /**
- * An engine on the help desk's index. `name` is the server kind; the format is the caller's to
- * report. Pass `client` to reuse one (tests); the engine owns it.
+ * An engine on the help desk's index `index` (the alias it queries, `messages_<RAILS_ENV>`),
+ * through `client`, which it owns. `name` is the server kind; the format is the caller's to report.
  */
-export function createSearchkickEngine(
-  opts: SearchkickEngineOptions,
-  client = (opts.client === 'opensearch' ? connectOpenSearch : connectElasticsearch)(opts.url, opts.timeoutMs),
-): MessageEngine {
+export function createSearchkickEngine(client: SearchClient, index: string): MessageEngine {
   return {
-    name: opts.client,
-    label: `${opts.client}+searchkick`,
-    findIds: (query) => findPageIds(client, opts.index, query),
+    name: client.kind,
+    label: `${client.kind}+searchkick`,
+    findIds: (query) => findPageIds(client, index, query),
     analyzed: true,
     async firstMatch(query, forms) {
       // Each form as the help desk matches text (its own analysis of it), under the same filters.
       const clauses = forms.map((w) => buildSearchkickMatch(w));
       const body = buildFirstMatchSearch(buildSearchkickFilters({ ...query, everyInbox: false }), clauses);
-      return firstMatchOfHits((await client.search(opts.index, body)).hits, forms.length);
+      return firstMatchOfHits((await client.search(index, body)).hits, forms.length);
     },
     async check() {
-      if (!(await client.exists(opts.index))) {
-        throw new Error(`index ${opts.index} not found — is advanced search enabled in the help desk?`);
+      if (!(await client.exists(index))) {
+        throw new Error(`index ${index} not found — is advanced search enabled in the help desk?`);
       }
-      const mappings = await client.mappings(opts.index);
+      const mappings = await client.mappings(index);
       if (mappings.length === 0 || !mappings.every(hasAnalyzedContent)) {
-        throw new Error(`index ${opts.index} does not look like the help desk's index (no content.analyzed field)`);
+        throw new Error(`index ${index} does not look like the help desk's index (no content.analyzed field)`);
       }
     },
     close: () => client.close(),
