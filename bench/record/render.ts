@@ -40,8 +40,17 @@ export function columnOf(r: AnyRecord): string {
  * of that key, or "–" where the run has none.
  */
 function byRun<R, T>(runs: R[], items: (run: R) => T[], key: (t: T) => string, cell: (t: T, run: R) => string): string[][] {
+  // Each run's keys in its own order; a key one run lacks goes after the key before it in the run that has it.
   const keys: string[] = [];
-  for (const run of runs) for (const t of items(run)) if (!keys.includes(key(t))) keys.push(key(t));
+  for (const run of runs) {
+    let at = 0;
+    for (const t of items(run)) {
+      const k = key(t);
+      const i = keys.indexOf(k);
+      if (i === -1) keys.splice(at++, 0, k);
+      else at = i + 1;
+    }
+  }
   return keys.map((k) => [
     k,
     ...runs.map((run) => {
@@ -105,7 +114,8 @@ function targetsSection(runs: BenchRecord[]): string[] {
     (t) => {
       if (t.timedOut) return 'timed out ✗';
       if (t.measured === null) return '–';
-      const limit = runs.every((r) => r.targets.find((x) => x.name === t.name)?.limit === t.limit) ? '' : ` (≤ ${num(t.limit)})`;
+      const limits = runs.flatMap((r) => r.targets.filter((x) => x.name === t.name).map((x) => x.limit));
+      const limit = limits.every((l) => l === t.limit) ? '' : ` (≤ ${num(t.limit)})`;
       return `${num(t.measured)}${limit} ${t.measured <= t.limit ? '✓' : '✗'}`;
     },
   );
@@ -286,9 +296,17 @@ function coreSection(runs: CoreRecord[]): string[] {
       `${times(t.speedup)}${t.runs ? ` (runs ${t.runs.map(times).join(' ')})` : ''}${t.worst ? `, worst ${times(t.worst)}` : ''}` +
       `${t.coreP50Ms !== undefined ? `; core p50 ${num(t.coreP50Ms)} ms` : ''}${t.floorMs !== undefined ? `; floor ${num(t.floorMs)} ms` : ''}`,
   );
+  const behind = new Set(
+    runs.flatMap((r) =>
+      r.tools.flatMap((t) => (t.kinds ?? []).filter((k) => (k.worst ?? 1) < 1).map((k) => `${t.tool} ${k.kind}`)),
+    ),
+  );
   const kinds = byRun(
     runs,
-    (r) => r.tools.flatMap((t) => (t.kinds ?? []).map((k) => ({ ...k, tool: t.tool }))),
+    (r) =>
+      r.tools.flatMap((t) =>
+        (t.kinds ?? []).filter((k) => behind.has(`${t.tool} ${k.kind}`)).map((k) => ({ ...k, tool: t.tool })),
+      ),
     (k) => `${k.tool} \u0001 ${k.kind}`,
     (k) =>
       [
@@ -307,7 +325,7 @@ function coreSection(runs: CoreRecord[]): string[] {
     '',
     ...(kinds.length
       ? [
-          "By kind of query (geo-mean, worst in brackets; the core's median):",
+          "The kinds of query with a query under ×1.0 in some run (geo-mean, worst in brackets; the core's median); every kind is in the JSON files:",
           '',
           table(
             ['Tool', 'Kind', ...runs.map(columnOf)],
