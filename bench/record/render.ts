@@ -205,7 +205,7 @@ function variantSection(runs: BenchRecord[]): string[] {
     (r) => r.defaultVariant,
     (d) => d.tool,
     (d, r) => {
-      const speedup = r.tools.find((t) => t.tool === d.tool)?.default?.speedup;
+      const speedup = r.tools.find((t) => t.tool === d.tool || t.tool === `${d.tool} (Postgres engine)`)?.default?.speedup;
       return `${p5095(d.default)} / ${num(d.default.max)} (${d.queries}) · ${times(speedup)}`;
     },
   );
@@ -370,7 +370,7 @@ const HEADER = [
   '',
   'The latest figures of each bench, one column per scale and data shape, then the decisions they led to. `npm run bench`,',
   '`bench:core` and `bench:triage` write `bench/results/<tool>-<scale>-<shape>.json`; `npm run bench:results` renders this file',
-  '(bench/README.md, "Results"). The session analyses that were here until then are in git history:',
+  '(bench/README.md, "Results"). The hand-written session analyses this file held until 2acd74b are in git history:',
   '`git show 2acd74b:bench/RESULTS.md`.',
   '',
 ];
