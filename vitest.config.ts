@@ -11,6 +11,7 @@ import { defineConfig } from 'vitest/config';
 const UNIT = [
   'src/**/*.test.ts',
   // Pure tests of src/ modules that live in test/.
+  'test/bench-results.test.ts',
   'test/http-security.test.ts',
   'test/mcp-budget.test.ts',
   'test/searchkick-query.test.ts',

@@ -4,7 +4,9 @@
  * the same index layout in place (searchdesk's `db indexes`, the help desk's combined contact index),
  * then for each query alternates the help desk's statement with the core's search (strategy choice
  * and record reads included, on sessions set up as the server's) and prints the medians, the
- * speed-up (help desk ÷ core) and the geo-mean per tool and per kind of query. Nothing is written.
+ * speed-up (help desk ÷ core) and the geo-mean per tool and per kind of query. The run's figures go to
+ * bench/results/core-<scale>-<shape>-<variant>-<engine>.json (its tools replaced) and bench/RESULTS.md
+ * is rendered again, unless `--filter` or `--no-record`.
  */
 import { parseArgs } from 'node:util';
 import {
@@ -21,7 +23,11 @@ import { helpdeskSql, runHelpdesk } from './perf/helpdesk.js';
 import { TOOL_NAMES, type ToolName } from './perf/workload.js';
 import { messageFloor, warmEngine } from './perf/measure.js';
 import { median } from './perf/stats.js';
-import { log, type Args } from './run/args.js';
+import { coreRecord, type CoreToolRun } from './record/core.js';
+import { loadNow, writeRecord } from './record/io.js';
+import { updateResults } from './results.js';
+import { log, redact, type Args } from './run/args.js';
+import { shapeOf } from './record/types.js';
 import { openBench, preparePostgresIndexes, sampleWorkload, setGin } from './run/data.js';
 
 const HELP = `Usage: npm run bench:core -- --scale S|M|L [options]
@@ -32,7 +38,8 @@ const HELP = `Usage: npm run bench:core -- --scale S|M|L [options]
   --per-tool N             Sampled queries per tool (default 40)
   --reps N                 Alternating runs per query after one warm-up (default 5)
   --default                The default variant (search_with_gin off) instead of the index-backed one
-  --filter TEXT            Only queries whose kind or arguments contain TEXT
+  --filter TEXT            Only queries whose kind or arguments contain TEXT (nothing recorded)
+  --no-record              Print only: leave bench/results/ and bench/RESULTS.md as they are
 `;
 
 const short = (t: ToolName) => t.replace('search_', '');
@@ -48,6 +55,7 @@ async function main(): Promise<void> {
       reps: { type: 'string', default: '5' },
       default: { type: 'boolean', default: false },
       filter: { type: 'string' },
+      'no-record': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -68,6 +76,8 @@ async function main(): Promise<void> {
   const reps = Number(values.reps);
   const gin = !values.default;
 
+  const started = { date: new Date().toISOString(), load: { start: loadNow() } };
+  const recorded: CoreToolRun[] = [];
   const bench = await openBench(args);
   let engine: DirectEngine | undefined;
   try {
@@ -85,6 +95,8 @@ async function main(): Promise<void> {
     const byKind = new Map<string, { core: number[]; sql: number[] }>();
     for (const tool of tools) {
       const speedups: number[] = [];
+      const run: CoreToolRun = { tool, queries: [] };
+      recorded.push(run);
       for (const q of workload.byTool[tool]) {
         if (values.filter && !`${q.kind} ${JSON.stringify(q.args)}`.includes(values.filter)) continue;
         const access = direct.accessOf(q.role);
@@ -119,6 +131,7 @@ async function main(): Promise<void> {
         kindRatios.core.push(s);
         kindRatios.sql.push(median(hd) / median(sql));
         byKind.set(kind, kindRatios);
+        run.queries.push({ kind: q.kind, speedup: s, speedupSql: median(hd) / median(sql), coreMs: median(core) });
         rows.push(
           `${short(tool).padEnd(13)} ${q.role.padEnd(5)} ${JSON.stringify(q.args).padEnd(52)} hd ${median(hd).toFixed(2).padStart(8)}  core ${median(core).toFixed(2).padStart(7)} (sql ${median(sql).toFixed(2).padStart(7)})  ×${s.toFixed(2)}`,
         );
@@ -128,16 +141,34 @@ async function main(): Promise<void> {
         process.stdout.write(
           `== ${short(tool)}: geo-mean ×${geo(speedups).toFixed(2)}, worst ×${Math.min(...speedups).toFixed(2)}\n`,
         );
-      if (tool === 'search_messages')
+      if (tool === 'search_messages') {
+        run.floorMs = await messageFloor(direct, messageEngine);
         process.stdout.write(
-          `== messages: a search no message matches takes ${(await messageFloor(direct, messageEngine)).toFixed(2)} ms on the ${messageEngine.kind} engine (its floor)\n`,
+          `== messages: a search no message matches takes ${run.floorMs.toFixed(2)} ms on the ${messageEngine.kind} engine (its floor)\n`,
         );
+      }
     }
     process.stdout.write("\nBy kind (geo-mean, worst; then the same against the core's statements alone):\n");
     for (const [kind, r] of byKind)
       process.stdout.write(
         `  ${kind.padEnd(50)} ×${geo(r.core).toFixed(2)}  ×${Math.min(...r.core).toFixed(2)}   statements ×${geo(r.sql).toFixed(2)}  ×${Math.min(...r.sql).toFixed(2)}\n`,
       );
+    if (!values.filter && !values['no-record']) {
+      const record = coreRecord(
+        {
+          ...started,
+          scale,
+          shape: shapeOf(values),
+          variant: gin ? 'index-backed' : 'default',
+          engine: values['elasticsearch-url'] ? 'Elasticsearch' : 'Postgres engine',
+          database: redact(args.databaseUrl),
+          command: `npm run bench:core -- ${process.argv.slice(2).join(' ')}`,
+          reps,
+        },
+        recorded,
+      );
+      log(`record written to ${writeRecord(record)}; ${updateResults()} rendered`);
+    }
   } finally {
     await engine?.close();
     await bench.close();

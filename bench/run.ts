@@ -3,23 +3,38 @@
  * surface (a spawned `node dist/cli.js serve --http --port 0`) on a bench database made by
  * `npm run bench:data`, with baselines measured in the same run: the same query straight to
  * Postgres/Elasticsearch, the help desk's own SQL for the same search, the default vs the
- * index-backed (search_with_gin) variant, and the message engines side by side. Writes a Markdown
- * section per scale to bench/RESULTS.md and prints it. See bench/README.md ("Performance benchmark").
+ * index-backed (search_with_gin) variant, and the message engines side by side. Prints a Markdown
+ * report, writes the run's figures to bench/results/bench-<scale>-<shape>.json and renders
+ * bench/RESULTS.md from the records (`--out FILE`: a trial run, the report to FILE and nothing
+ * else written). See bench/README.md ("Performance benchmark", "Results").
  *
  * The phases live in bench/run/: args (command line), data (flags, workload, indexes), runs (the
- * measurements), targets (limits and plans of misses), report (the Markdown).
+ * measurements), targets (limits and plans of misses), report (the Markdown), record (the JSON).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { currentCommit, loadNow, RESULTS_DIR, writeRecord } from './record/io.js';
+import { recordKey, shapeOf, type BenchRecord, type Load } from './record/types.js';
+import { updateResults } from './results.js';
 import { HELP, log, parse, type Args } from './run/args.js';
 import { load, machineInfo, messageIndexes, openBench, preparePostgresIndexes, sampleWorkload } from './run/data.js';
+import { benchRecord } from './run/record.js';
 import { peakRssOf, readSection, report, writeSection } from './run/report.js';
 import type { Results } from './run/results.js';
 import { measureAll } from './run/runs.js';
 import { savePlans } from './run/targets.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Peak RSS at concurrency 32 of this scale and shape's previous run: its record, or a trial run's report. */
+function previousPeakRss(args: Args): number | undefined {
+  if (args.out) return peakRssOf(readSection(resolve(ROOT, args.out), args.scale));
+  const file = join(RESULTS_DIR, `${recordKey({ tool: 'bench', scale: args.scale, shape: shapeOf(args) })}.json`);
+  if (!existsSync(file)) return undefined;
+  const before = JSON.parse(readFileSync(file, 'utf8')) as BenchRecord;
+  return before.throughput?.levels.find((l) => l.concurrency === 32)?.peakRssMb;
+}
 
 async function run(args: Args): Promise<Results | undefined> {
   const startedAt = new Date();
@@ -46,7 +61,7 @@ async function run(args: Args): Promise<Results | undefined> {
       indexes,
       pgIndexes,
       ...measured,
-      previousPeakRssMb: peakRssOf(readSection(resolve(ROOT, args.out), args.scale)),
+      previousPeakRssMb: previousPeakRss(args),
       plans: {},
       notes,
     };
@@ -74,13 +89,21 @@ async function main(): Promise<number> {
     process.stderr.write('dist/cli.js is missing: run `npm run build` first\n');
     return 2;
   }
+  const commit = currentCommit();
+  const loads: Load = { start: loadNow() };
   const results = await run(args);
   if (!results) return 0;
+  loads.end = loadNow();
   const section = report(results);
-  const file = resolve(ROOT, args.out);
-  writeSection(file, args.scale, section);
   process.stdout.write(`${section}\n`);
-  log(`report written to ${relative(ROOT, file)}`);
+  if (args.out) {
+    const file = resolve(ROOT, args.out);
+    writeSection(file, args.scale, section);
+    log(`trial run: report written to ${relative(ROOT, file)}; bench/results left as it is`);
+  } else {
+    log(`record written to ${relative(ROOT, writeRecord(benchRecord(results, commit, loads)))}`);
+    log(`${updateResults()} rendered`);
+  }
   return 0;
 }
 

@@ -5,7 +5,8 @@
  * counts included, on the server's own Db), beside the help desk's own statements for the same
  * list as its ConversationFinder issues them (bench/perf/helpdesk.ts helpdeskListStatements).
  * Each combination alternates the three, after one warm-up, and prints medians and p95, and the
- * help desk's median over the core's. Nothing is written.
+ * help desk's median over the core's; records them (bench/results/triage-<scale>-<shape>.json, then
+ * bench/RESULTS.md) unless `--no-record`.
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -20,9 +21,11 @@ import { createPostgresEngine } from '../src/search/messages/postgres.js';
 import { helpdeskListStatements } from './perf/helpdesk.js';
 import { connectHttp, serverCliEnv, startServer } from './perf/server.js';
 import { quantile } from './perf/stats.js';
+import { triageRow, triageStart, writeTriageRecord } from './record/triage.js';
+import { updateResults } from './results.js';
 
 const HELP = `Usage: npm run bench:triage -- --database-url URL [--reps N] [--account ID] [--admin-token T] [--agent-token T]
-         [--busy-label TITLE] [--rare-labels A,B] [--no-mcp]
+         [--busy-label TITLE] [--rare-labels A,B] [--no-mcp] [--scale L] [--no-record]
 Defaults fit bench/triage-standin.sql (tok1, tok2, label-1, label-2,label-3); the generator's L:
   --admin-token bench-admin-token --agent-token bench-agent-token --busy-label billing --rare-labels downgrade,upgrade
 `;
@@ -110,6 +113,8 @@ const OPTIONS = {
   'busy-label': { type: 'string', default: 'label-1' },
   'rare-labels': { type: 'string', default: 'label-2,label-3' },
   'no-mcp': { type: 'boolean', default: false },
+  scale: { type: 'string', default: 'L' },
+  'no-record': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -142,6 +147,8 @@ async function main(): Promise<void> {
   ];
   // Every list_conversations call of the sample, both roles: the issue's p95 is over the sample.
   const pooled = { mcp: [] as number[], core: [] as number[] };
+  const start = triageStart();
+  const recorded: ReturnType<typeof triageRow>[] = [];
   try {
     for (const [role, token] of [
       ['admin', values['admin-token']],
@@ -185,6 +192,7 @@ async function main(): Promise<void> {
         rows.push(
           `| ${role} | ${listed.name} | ${client ? fmt(t.mcp) : '–'} | ${fmt(t.core)} | ${fmt(t.helpdesk)} | ${ratio.toFixed(1)} | ${body.data.payload.length} | ${body.data.meta.all_count} |`,
         );
+        recorded.push(triageRow(role, listed.name, t, { rows: body.data.payload.length, allCount: body.data.meta.all_count }));
       }
       const a = await measure(
         { mcp: client && (() => mcpCall(client, accountId, 'get_account', {})), core: () => run('get_account', {}) },
@@ -194,6 +202,7 @@ async function main(): Promise<void> {
       rows.push(
         `| ${role} | get_account (${dir.agents.length} agents, ${dir.inboxes.length} inboxes) | ${client ? fmt(a.mcp) : '–'} | ${fmt(a.core)} | – | – | – | – |`,
       );
+      recorded.push(triageRow(role, `get_account (${dir.agents.length} agents, ${dir.inboxes.length} inboxes)`, a));
       await client?.close();
     }
   } finally {
@@ -205,6 +214,11 @@ async function main(): Promise<void> {
     `| both | list_conversations, every sampled call (${pooled.core.length}) | ${server ? fmt(pooled.mcp) : '–'} | ${fmt(pooled.core)} | – | – | – | – |`,
   );
   process.stdout.write(`${rows.join('\n')}\n`);
+  recorded.push(triageRow('both', `list_conversations, every sampled call (${pooled.core.length})`, pooled));
+  if (!values['no-record'])
+    process.stderr.write(
+      `record written to ${writeTriageRecord(values, start, process.argv.slice(2), recorded)}; ${updateResults()} rendered\n`,
+    );
 }
 
 main().catch((err: unknown) => {

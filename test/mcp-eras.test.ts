@@ -7,7 +7,7 @@
  * after removing `meta.now` (the time of the call) — nothing else may differ between eras.
  *
  * The 2026-07-28 revision (the v2 client pinned to it) is not spoken by the server yet (issue 51
- * stays open for it: bench/RESULTS.md, "SDK v2", says why the migration did not land); its cases
+ * stays open for it: bench/RESULTS.md#d-sdk-v2 says why the migration did not land); its cases
  * join this file with it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

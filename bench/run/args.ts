@@ -26,7 +26,8 @@ export const HELP = `Usage: npm run bench -- --scale S|M|L [options]
                              measured call at S and M, once per query at L, where it takes seconds)
   --default-cap N            Queries of the default (flag off) variant per tool (default: 20 at L, else all)
   --seed N                   Sample seed (default 1)
-  --out FILE                 Report file; its section for this scale is replaced (default bench/RESULTS.md)
+  --out FILE                 A trial run: the Markdown report goes to FILE (its section for this scale
+                             replaced), and bench/results/ and bench/RESULTS.md are left as they are
   -h, --help                 Show this help
 `;
 
@@ -51,7 +52,8 @@ export interface Args {
   helpdeskReps: number;
   defaultCap: number;
   seed: number;
-  out: string;
+  /** A trial run's Markdown file; without it the run writes its record (bench/results/). */
+  out?: string;
   argv: string[];
 }
 
@@ -84,7 +86,7 @@ export function parse(argv: string[]): Args | undefined {
       'helpdesk-reps': { type: 'string' },
       'default-cap': { type: 'string' },
       seed: { type: 'string', default: '1' },
-      out: { type: 'string', default: 'bench/RESULTS.md' },
+      out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,

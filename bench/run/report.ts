@@ -28,7 +28,7 @@ const times = (v: number) => (Number.isFinite(v) ? `×${v >= 100 ? v.toFixed(0) 
 const pair = (s: Summary | undefined) => (s && s.n > 0 ? `${ms(s.p50)} / ${ms(s.p95)}` : '–');
 
 /** The help desk SQL's runs of each query, pooled over the phases that ran it on the main layout. */
-function helpdeskPool(r: Results): Map<BenchQuery, number[]> {
+export function helpdeskPool(r: Results): Map<BenchQuery, number[]> {
   const pool = new Map<BenchQuery, number[]>();
   const add = (res: LatencyResult | undefined) => {
     for (const s of res?.samples ?? []) if (s.helpdesk.length) pool.set(s.query, [...(pool.get(s.query) ?? []), ...s.helpdesk]);
@@ -38,7 +38,7 @@ function helpdeskPool(r: Results): Map<BenchQuery, number[]> {
   return pool;
 }
 
-interface Side {
+export interface Side {
   /** searchdesk's MCP figures of the row's queries. */
   summary: Summary;
   /** Per query: help desk median ÷ searchdesk median. */
@@ -53,7 +53,7 @@ interface Side {
   rawSpeedups: Map<BenchQuery, number>;
 }
 
-function side(res: LatencyResult | undefined, hd: Map<BenchQuery, number[]>): Side | undefined {
+export function side(res: LatencyResult | undefined, hd: Map<BenchQuery, number[]>): Side | undefined {
   if (!res || res.samples.every((s) => s.mcp.length === 0)) return undefined;
   const speedups = new Map<BenchQuery, number>();
   const medians = new Map<BenchQuery, number>();
@@ -80,21 +80,21 @@ function speedupCell(hdSummary: Summary, sd: Side | undefined): string {
   return `**${times(geoMean([...sd.speedups.values()]))}** (${ratio(hdSummary.p50, sd.summary.p50)} / ${ratio(hdSummary.p95, sd.summary.p95)})`;
 }
 
-function helpdeskSection(r: Results, out: string[]): void {
-  const hd = helpdeskPool(r);
-  if (hd.size === 0) return;
+export interface SideRow {
+  label: string;
+  tool: ToolName;
+  queries: number;
+  hd: Summary;
+  def?: Side;
+  on?: Side;
+}
+
+/** The side-by-side rows: per tool, the Postgres engine, then the search engine's for messages and search_all. */
+export function sideRows(r: Results, hd: Map<BenchQuery, number[]>): SideRow[] {
   const phase = (label: string) => r.phases.find((p) => p.label === label);
   const es = searchEnginePhase(r);
   const hdOf = (res: LatencyResult | undefined) => summarize(evenRuns((res?.samples ?? []).map((s) => hd.get(s.query) ?? [])));
-  interface Row {
-    label: string;
-    tool: ToolName;
-    queries: number;
-    hd: Summary;
-    def?: Side;
-    on?: Side;
-  }
-  const rows: Row[] = [];
+  const rows: SideRow[] = [];
   const pgPhase = phase(PG);
   for (const tool of ['search_contacts', 'search_conversations', 'search_articles', 'search_messages', 'search_all'] as const) {
     const on = pgPhase?.byTool[tool];
@@ -113,38 +113,89 @@ function helpdeskSection(r: Results, out: string[]): void {
       if (onEs) rows.push({ label: `${tool} (${es})`, tool, queries: onEs.samples.length, hd: hdOf(onEs), on: side(onEs, hd) });
     }
   }
+  return rows;
+}
+
+/** Geo-means over all tools, per message engine: default (through MCP), and index-backed through MCP, the minimal client, core only. */
+export interface GeoFigures {
+  messages: string;
+  default?: number;
+  indexBacked: number;
+  raw: number;
+  core: number;
+}
+
+export function geoFigures(r: Results, rows: SideRow[]): GeoFigures[] {
   type Speedups = 'speedups' | 'rawSpeedups' | 'coreSpeedups';
   const geo = (sides: Array<Side | undefined>, which: Speedups = 'speedups') =>
-    `**${times(geoMean(sides.flatMap((s) => (s ? [...s[which].values()] : []))))}**`;
-  /** The index-backed columns of a geo-mean row: through MCP, the minimal client, core only. */
-  const onCells = (sides: Array<Side | undefined>) => [geo(sides), geo(sides, 'rawSpeedups'), geo(sides, 'coreSpeedups')];
+    geoMean(sides.flatMap((s) => (s ? [...s[which].values()] : [])));
+  const of = (sides: Array<Side | undefined>) => ({
+    indexBacked: geo(sides),
+    raw: geo(sides, 'rawSpeedups'),
+    core: geo(sides, 'coreSpeedups'),
+  });
   const rowOf = (label: string) => rows.find((x) => x.label === label);
+  const es = searchEnginePhase(r);
   const msgPg = rowOf('search_messages (Postgres engine)');
   const basic = ['search_contacts', 'search_conversations', 'search_articles'].map(rowOf);
   const allPg = rowOf('search_all (Postgres engine)');
-  const geoRows: string[][] = [
-    [
-      '**Geo-mean, all tools, Postgres message engine**',
-      '',
-      '',
-      '',
+  const out: GeoFigures[] = [
+    {
+      messages: 'Postgres message engine',
       // messages do not depend on the flag: their index-backed figures count for the default column too
-      geo([...basic.map((x) => x?.def), allPg?.def, msgPg?.on]),
-      '',
-      ...onCells([...basic.map((x) => x?.on), allPg?.on, msgPg?.on]),
-    ],
+      default: geo([...basic.map((x) => x?.def), allPg?.def, msgPg?.on]),
+      ...of([...basic.map((x) => x?.on), allPg?.on, msgPg?.on]),
+    },
   ];
   if (es !== PG)
-    geoRows.push([
-      `**Geo-mean, all tools, ${es} messages**`,
-      '',
-      '',
-      '',
-      '',
-      '',
-      ...onCells([...basic.map((x) => x?.on), rowOf(`search_messages (${es})`)?.on, rowOf(`search_all (${es})`)?.on]),
-    ]);
-  out.push(
+    out.push({
+      messages: `${es} messages`,
+      ...of([...basic.map((x) => x?.on), rowOf(`search_messages (${es})`)?.on, rowOf(`search_all (${es})`)?.on]),
+    });
+  return out;
+}
+
+/** Per kind of query of each row: where each shape stands, so that a miss on one shape is not hidden by a geo-mean. */
+export interface KindFigures {
+  tool: string;
+  kind: string;
+  queries: number;
+  helpdeskMs: number;
+  searchdeskMs: number;
+  speedup: number;
+  speedupRaw: number;
+  speedupCore: number;
+  worstCore: number;
+}
+
+export function kindFigures(rows: SideRow[], hd: Map<BenchQuery, number[]>): KindFigures[] {
+  const out: KindFigures[] = [];
+  const medianOf = (values: number[]) => (values.length ? median(values) : Number.NaN);
+  for (const x of rows) {
+    const byKind = new Map<string, BenchQuery[]>();
+    for (const q of x.on?.medians.keys() ?? []) byKind.set(q.kind, [...(byKind.get(q.kind) ?? []), q]);
+    for (const [kind, queries] of byKind) {
+      const of = (m: Map<BenchQuery, number> | undefined) => queries.flatMap((q) => (m?.has(q) ? [m.get(q) as number] : []));
+      const core = of(x.on?.coreSpeedups);
+      out.push({
+        tool: x.label,
+        kind,
+        queries: queries.length,
+        helpdeskMs: medianOf(queries.flatMap((q) => (hd.get(q)?.length ? [median(hd.get(q) as number[])] : []))),
+        searchdeskMs: medianOf(of(x.on?.medians)),
+        speedup: geoMean(of(x.on?.speedups)),
+        speedupRaw: geoMean(of(x.on?.rawSpeedups)),
+        speedupCore: geoMean(core),
+        worstCore: core.length ? Math.min(...core) : Number.NaN,
+      });
+    }
+  }
+  return out;
+}
+
+/** The side-by-side section's heading and how to read it. */
+function helpdeskIntro(r: Results): string[] {
+  return [
     "### searchdesk vs the help desk's own SQL",
     '',
     "The help desk's search without searchdesk (`bench/perf/helpdesk.ts`): contacts `account_id = $1 AND (name ILIKE '%q%' OR email ILIKE … OR phone_number ILIKE … OR identifier ILIKE …) ORDER BY last_activity_at DESC NULLS LAST, id DESC LIMIT 15`; " +
@@ -165,6 +216,27 @@ function helpdeskSection(r: Results, out: string[]): void {
       "MCP, minimal client = the same geo-mean against the same tools/call sent as one plain JSON-RPC POST next to each index-backed call (bench/perf/rawhttp.ts): the server's whole answer (HTTP, MCP, token and access look-ups, records, JSON) without the SDK client's own request and result handling, 1–2 ms a call on this 2-core machine (Latency per tool: Overhead (SDK) − Overhead (server)). " +
       "Core only = the same geo-mean against the direct path (the core's statements and record reads on a pool set up like the server's, no HTTP, MCP or access look-ups), run again in the help desk's block right next to each of its statements, order alternating: statement against statement, measured alike.",
     '',
+  ];
+}
+
+function helpdeskSection(r: Results, out: string[]): void {
+  const hd = helpdeskPool(r);
+  if (hd.size === 0) return;
+  const rows = sideRows(r, hd);
+  const bold = (v: number | undefined) => (v === undefined ? '' : `**${times(v)}**`);
+  const geoRows: string[][] = geoFigures(r, rows).map((g) => [
+    `**Geo-mean, all tools, ${g.messages}**`,
+    '',
+    '',
+    '',
+    bold(g.default),
+    '',
+    bold(g.indexBacked),
+    bold(g.raw),
+    bold(g.core),
+  ]);
+  out.push(...helpdeskIntro(r));
+  out.push(
     table(
       [
         'Tool',
@@ -203,7 +275,17 @@ function helpdeskSection(r: Results, out: string[]): void {
       '',
     );
 
-  // Per query
+  detailSections(hd, rows, out);
+  layoutSection(r, out);
+}
+
+/** Per kind of query and per query, each in a collapsed block. */
+function detailSections(hd: Map<BenchQuery, number[]>, rows: SideRow[], out: string[]): void {
+  kindSection(hd, rows, out);
+  perQuerySection(hd, rows, out);
+}
+
+function perQuerySection(hd: Map<BenchQuery, number[]>, rows: SideRow[], out: string[]): void {
   const detail: string[][] = [];
   for (const x of rows)
     for (const q of [...(x.on?.medians.keys() ?? [])]) {
@@ -222,50 +304,6 @@ function helpdeskSection(r: Results, out: string[]): void {
         times(x.on?.coreSpeedups.get(q) ?? Number.NaN),
       ]);
     }
-  // By kind of query: where each shape stands, so that a miss on one shape is not hidden by a geo-mean.
-  const kinds: string[][] = [];
-  const medianOf = (values: number[]) => (values.length ? median(values) : Number.NaN);
-  for (const x of rows) {
-    const byKind = new Map<string, BenchQuery[]>();
-    for (const q of x.on?.medians.keys() ?? []) byKind.set(q.kind, [...(byKind.get(q.kind) ?? []), q]);
-    for (const [kind, queries] of byKind) {
-      const of = (m: Map<BenchQuery, number> | undefined) => queries.flatMap((q) => (m?.has(q) ? [m.get(q) as number] : []));
-      const core = of(x.on?.coreSpeedups);
-      kinds.push([
-        x.label,
-        kind,
-        String(queries.length),
-        ms(medianOf(queries.flatMap((q) => (hd.get(q)?.length ? [median(hd.get(q) as number[])] : [])))),
-        ms(medianOf(of(x.on?.medians))),
-        times(geoMean(of(x.on?.speedups))),
-        times(geoMean(of(x.on?.rawSpeedups))),
-        times(geoMean(core)),
-        times(core.length ? Math.min(...core) : Number.NaN),
-      ]);
-    }
-  }
-  out.push(
-    '<details><summary>Speed-ups by kind of query (index-backed; ms are medians of the per-query medians)</summary>',
-    '',
-    table(
-      [
-        'Tool',
-        'Kind',
-        'Queries',
-        'Help desk SQL',
-        'Index-backed',
-        'Speed-up (geo-mean)',
-        'MCP minimal client',
-        'Core only',
-        'Core only, worst query',
-      ],
-      kinds,
-    ),
-    '',
-    '</details>',
-    '',
-  );
-
   out.push(
     '<details><summary>Per-query speed-ups (medians, ms)</summary>',
     '',
@@ -289,8 +327,47 @@ function helpdeskSection(r: Results, out: string[]): void {
     '</details>',
     '',
   );
+}
 
-  // Contact layouts
+function kindSection(hd: Map<BenchQuery, number[]>, rows: SideRow[], out: string[]): void {
+  const kinds: string[][] = kindFigures(rows, hd).map((k) => [
+    k.tool,
+    k.kind,
+    String(k.queries),
+    ms(k.helpdeskMs),
+    ms(k.searchdeskMs),
+    times(k.speedup),
+    times(k.speedupRaw),
+    times(k.speedupCore),
+    times(k.worstCore),
+  ]);
+  out.push(
+    '<details><summary>Speed-ups by kind of query (index-backed; ms are medians of the per-query medians)</summary>',
+    '',
+    table(
+      [
+        'Tool',
+        'Kind',
+        'Queries',
+        'Help desk SQL',
+        'Index-backed',
+        'Speed-up (geo-mean)',
+        'MCP minimal client',
+        'Core only',
+        'Core only, worst query',
+      ],
+      kinds,
+    ),
+    '',
+    '</details>',
+    '',
+  );
+}
+
+/** The contact layouts side by side: the help desk's combined index and one per column. */
+function layoutSection(r: Results, out: string[]): void {
+  const phase = (label: string) => r.phases.find((p) => p.label === label);
+  const pgPhase = phase(PG);
   const perColumn = phase(PER_COLUMN_PHASE);
   if (perColumn && pgPhase) {
     const layoutRows: string[][] = [];

@@ -218,8 +218,8 @@ async function searchdeskPlans(direct: Direct, q: BenchQuery, t: Target): Promis
 
 /** EXPLAIN (ANALYZE, BUFFERS) of the slowest query of every target that is missed, searchdesk's and the help desk's. */
 export async function savePlans(r: Results, direct: Direct): Promise<void> {
-  // Beside the report: bench/plans for bench/RESULTS.md, elsewhere for a trial run's --out.
-  const dir = join(dirname(resolve(ROOT, r.args.out)), 'plans');
+  // bench/plans for a recorded run, beside the report for a trial run's --out.
+  const dir = r.args.out ? join(dirname(resolve(ROOT, r.args.out)), 'plans') : join(ROOT, 'bench', 'plans');
   // Plans of an earlier run of this scale would read as misses of this one.
   if (existsSync(dir)) for (const f of readdirSync(dir)) if (f.startsWith(`${r.args.scale}-`)) rmSync(join(dir, f));
   for (const t of targets(r)) {
