@@ -1,10 +1,9 @@
 /**
- * The cost model: every knob of the search plans, in one place. The unit is one row a walk
- * tests (a window reads it in index order and tests the match once). Sizes are in those rows,
- * prices of other work in as many of them, shares are fractions of a table's rows. Each knob
- * says in one line why it has its value; the evidence is under its docs/plans.md anchor.
- * A knob in PlanOptions.disabled takes its `off` value: the plan as if it did not exist (the
- * ablation bench, `npm run bench:core -- --disable <name>`).
+ * The cost model: every knob of the search plans, in one place. The unit is one row a walk tests (a window reads it in index
+ * order and tests the match once). Sizes are in those rows, prices of other work in as many of them, shares are fractions of a
+ * table's rows. Each knob says in one line why it has its value; the evidence is under its docs/plans.md anchor. A knob in
+ * PlanOptions.disabled takes its `off` value: the plan as if it did not exist (the ablation bench, `npm run bench:core --
+ * --disable <name>`).
  */
 import type { PlanOptions } from './strategy.js';
 
