@@ -47,7 +47,7 @@ export interface ContactLimits extends WindowLimits {
 
 /** The contacts knobs (costs.ts), a disabled one at its neutral value. */
 export function contactLimits(o?: PlanOptions): ContactLimits {
-  const [window, walkCap, room] = [knob('contacts.window', o), knob('contacts.walkCap', o), knob('contacts.room', o)];
+  const [window, walkCap, room] = [knob('contacts.sampleWindow', o), knob('contacts.walkCap', o), knob('contacts.room', o)];
   return { window, walkCap, room, fetchCost: knob('contacts.fetchCost', o) };
 }
 
