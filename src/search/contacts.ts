@@ -80,9 +80,13 @@ interface ContactInput {
 }
 
 /** A first page's window length planned once (on the ladder, up to the cap): its plan is the walk of the account's activity index. */
-export function contactWindowPlannedOnce(params: ContactsParams, window: number, cap = CONTACT_WALK_CAP): number | undefined {
-  return (params.page ?? 1) === 1 ? ladderAbove(window, cap) : undefined;
+export function contactWindowPlannedOnce(params: ContactsParams, window: number, cap = CONTACT_WALK_CAP, least?: number) {
+  return (params.page ?? 1) === 1 ? ladderAbove(window, cap, least) : undefined;
 }
+
+/** The first window's length planned once under the plan's knobs (contactWindowPlannedOnce). */
+const plannedOnce = (input: ContactInput, rows: number) =>
+  contactWindowPlannedOnce(input.params, rows, input.limits.walkCap, knob('windows.ladderLeast', input.options));
 
 function scopeOf(input: ContactInput, p: SqlParams, inText = false): string[] {
   const { access, params } = input;
@@ -229,14 +233,11 @@ const WINDOW: ContactStep = {
     hasTrigram(input.params.q) &&
     (so.tried.length === 0 ? firstRows(input) > 0 : so.tried.join() === 'contacts.window' && so.found.length > 0),
   cost: (input, so) => (so.tried.length > 0 ? weighRest(input, so).cost : input.sized || Infinity),
-  caching: (input, so) =>
-    so.tried.length === 0 && contactWindowPlannedOnce(input.params, firstRows(input), input.limits.walkCap) !== undefined
-      ? 'oncePerAccount'
-      : 'no',
+  caching: (input, so) => (so.tried.length === 0 && plannedOnce(input, firstRows(input)) !== undefined ? 'oncePerAccount' : 'no'),
   statement: (input, so, inText) => {
     if (so.tried.length > 0) return windowStatement(input, restOf(input, so), false);
     const rows = firstRows(input);
-    return windowStatement(input, contactWindowPlannedOnce(input.params, rows, input.limits.walkCap) ?? rows, inText);
+    return windowStatement(input, plannedOnce(input, rows) ?? rows, inText);
   },
   read: (rows, _input, so) => {
     const found = so.tried.length > 0 ? [...so.found, ...rows] : rows;
