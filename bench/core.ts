@@ -6,9 +6,12 @@
  * and record reads included, on sessions set up as the server's) and prints the medians, the
  * speed-up (help desk ÷ core) and the geo-mean per tool and per kind of query. The run's figures go to
  * bench/results/core-<scale>-<shape>-<variant>-<engine>.json (its tools replaced) and bench/RESULTS.md
- * is rendered again, unless `--filter` or `--no-record`.
+ * is rendered again, unless `--filter`, `--disable` or `--no-record`.
  */
 import { parseArgs } from 'node:util';
+import { CONTACT_PLAN } from '../src/search/contacts.js';
+import { isKnob } from '../src/search/plan/costs.js';
+import { PLAN_ONCE } from '../src/search/plan/executor.js';
 import {
   elasticsearchEngine,
   EXPLAIN,
@@ -40,6 +43,8 @@ const HELP = `Usage: npm run bench:core -- --scale S|M|L [options]
   --default                The default variant (search_with_gin off) instead of the index-backed one
   --filter TEXT            Only queries whose kind or arguments contain TEXT (nothing recorded)
   --no-record              Print only: leave bench/results/ and bench/RESULTS.md as they are
+  --disable LIST           Strategies and knobs the core's plans run without (the ablation; docs/plans.md):
+                           e.g. contacts.window,contacts.fetchCost,plan.once (nothing recorded)
 `;
 
 const short = (t: ToolName) => t.replace('search_', '');
@@ -56,6 +61,7 @@ async function main(): Promise<void> {
       default: { type: 'boolean', default: false },
       filter: { type: 'string' },
       'no-record': { type: 'boolean', default: false },
+      disable: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -75,6 +81,7 @@ async function main(): Promise<void> {
   } as Args;
   const reps = Number(values.reps);
   const gin = !values.default;
+  const disabled = disabledNames(values.disable);
 
   const started = { date: new Date().toISOString(), load: { start: loadNow() } };
   const recorded: CoreToolRun[] = [];
@@ -85,6 +92,10 @@ async function main(): Promise<void> {
     await preparePostgresIndexes(args, bench);
     await setGin(bench.direct, gin);
     const { direct } = bench;
+    if (disabled.size > 0) {
+      direct.plan = { disabled };
+      process.stdout.write(`disabled: ${[...disabled].join(', ')}\n`);
+    }
     engine = values['elasticsearch-url']
       ? elasticsearchEngine(values['elasticsearch-url'], `sdbench_messages_${scale.toLowerCase()}`)
       : postgresEngine(direct);
@@ -153,7 +164,7 @@ async function main(): Promise<void> {
       process.stdout.write(
         `  ${kind.padEnd(50)} ×${geo(r.core).toFixed(2)}  ×${Math.min(...r.core).toFixed(2)}   statements ×${geo(r.sql).toFixed(2)}  ×${Math.min(...r.sql).toFixed(2)}\n`,
       );
-    if (!values.filter && !values['no-record']) {
+    if (!values.filter && !values['no-record'] && disabled.size === 0) {
       const record = coreRecord(
         {
           ...started,
@@ -173,6 +184,23 @@ async function main(): Promise<void> {
     await engine?.close();
     await bench.close();
   }
+}
+
+/**
+ * The names of --disable: knobs (costs.ts), `plan.once`, or strategies (`resource.name`, as the
+ * plans name them: a strategy no plan has disables nothing, so each is checked against the plans
+ * that exist).
+ */
+function disabledNames(list: string | undefined): ReadonlySet<string> {
+  const names = (list ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const strategies = new Set(CONTACT_PLAN.map((s) => s.name));
+  for (const n of names)
+    if (!isKnob(n) && n !== PLAN_ONCE && !strategies.has(n) && !/^(conversations|articles|messages)\.\w+$/.test(n))
+      throw new Error(`--disable: ${n} is neither a knob (src/search/plan/costs.ts) nor a strategy`);
+  return new Set(names);
 }
 
 const geo = (xs: number[]) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
