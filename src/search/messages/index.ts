@@ -16,7 +16,7 @@ import type { MessagesParams } from '../params.js';
 import type { MessageRecord } from '../records.js';
 import { checkClause } from '../sql.js';
 import type { MessageEngine } from './engine.js';
-import { messageFilterClauses } from './postgres.js';
+import { messageFilterClauses } from './postgres/clauses.js';
 import { buildMessageQuery, cutPage, type MessageQuery } from './query.js';
 import { MESSAGE_COLUMNS, toMessageRecord, type MessageRow } from './records.js';
 
