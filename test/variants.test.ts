@@ -53,7 +53,6 @@ import { buildMessageQuery } from '../src/search/messages/query.js';
 import { createPostgresEngine } from '../src/search/messages/postgres.js';
 import type { ScopeIndex } from '../src/search/messages/postgres/clauses.js';
 import { MESSAGE_LIMITS, type MessageLimits } from '../src/search/messages/postgres/estimates.js';
-import { MESSAGE_WINDOW } from '../src/search/messages/postgres/knobs.js';
 import {
   asRecords,
   senderStatement,
@@ -63,7 +62,8 @@ import {
   type MessageWindowRest,
   type WindowShape,
 } from '../src/search/messages/postgres/statements.js';
-import { MESSAGE_STRATEGIES } from '../src/search/messages/postgres/strategies.js';
+import * as messageStrategies from '../src/search/messages/postgres/strategies.js';
+import { planStatement } from '../src/search/plan/executor.js';
 import { MESSAGE_COLUMNS, type MessageRow } from '../src/search/messages/records.js';
 import { wordIndexServes } from '../src/db/message-words.js';
 import { blindStatistics, createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
@@ -563,18 +563,44 @@ describe("the Postgres message engine's sender walk", () => {
         until: NOW.getTime() / 1000 - DAY,
       },
     ]) {
-      const statement = senderStatement(buildMessageQuery(access.admin, params, NOW.getTime())!);
+      const statement = plannedMessages('sender', buildMessageQuery(access.admin, params, NOW.getTime())!);
       expect(statement.planOnce, JSON.stringify(params)).toBe(true);
       expect(await genericPlan(statement), JSON.stringify(params)).toContain(`Index Scan using ${INDEX.messagesSender}`);
     }
     const later = buildMessageQuery(access.admin, { q: 'order', from: 'contact:1', page: 2 }, NOW.getTime())!;
-    expect(senderStatement(later).planOnce).toBeUndefined();
+    expect(plannedMessages('sender', later).planOnce).toBeUndefined();
   });
 });
 
-/** A window's statement reading records, as the engine's findRows runs it. */
-const windowRecords = (query: NonNullable<ReturnType<typeof buildMessageQuery>>, shape: WindowShape) =>
-  asRecords(windowStatement(query, shape, 'record'));
+type MessageQuery = NonNullable<ReturnType<typeof buildMessageQuery>>;
+const MESSAGE_WINDOW = MESSAGE_LIMITS.window;
+
+/** A window's statement reading records, as it is written (not as it is planned). */
+const windowRecords = (query: MessageQuery, shape: WindowShape) => asRecords(windowStatement(query, shape, 'record'));
+
+/**
+ * A message strategy's first statement reading records as the executor plans it (planOnce and
+ * anyAccount as the strategy declares), for `query` with a first window of `window` rows.
+ */
+function plannedMessages(
+  strategy: 'window' | 'sender',
+  query: MessageQuery,
+  window = MESSAGE_WINDOW,
+  walk: 'account' | 'inbox' = 'account',
+) {
+  const input: messageStrategies.MessagePlanInput = {
+    db: t.db,
+    query,
+    select: 'record',
+    limits: MESSAGE_LIMITS,
+    stats: undefined,
+    walk,
+    first: { strategy: 'window', window },
+    senderRows: 0,
+    wordIndex: [],
+  };
+  return planStatement(messageStrategies[strategy], input, { found: [], tried: [], last: [] });
+}
 
 describe("the Postgres message engine's walk of one inbox", () => {
   it("is planned once on the first page, and its one plan reads searchdesk's index by inbox whatever the inbox", async () => {
@@ -592,7 +618,7 @@ describe("the Postgres message engine's walk of one inbox", () => {
       const query = buildMessageQuery(who, params, NOW.getTime())!;
       for (const window of [MESSAGE_WINDOW, 200]) {
         const label = `${JSON.stringify(params)} window ${window}`;
-        const statement = windowRecords(query, { rows: window, walk: 'inbox' });
+        const statement = plannedMessages('window', query, window, 'inbox');
         expect(statement.planOnce, label).toBe(true);
         // The account is a parameter: one plan for every account.
         expect(statement.anyAccount, label).toBeUndefined();
@@ -603,7 +629,7 @@ describe("the Postgres message engine's walk of one inbox", () => {
       }
       // The rest of a window walks the same index from its last match.
       const rest = windowRecords(query, { rows: { after: 1, rows: 100, found: 3 }, walk: 'inbox' });
-      expect(rest.planOnce, JSON.stringify(params)).toBeUndefined();
+      expect('caching' in messageStrategies.windowRest, JSON.stringify(params)).toBe(false);
       expect(await genericPlan(rest), JSON.stringify(params)).toContain(`Index Scan using ${INDEX.messagesInbox}`);
     }
   });
@@ -904,15 +930,15 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
 /** Window statements shorter than the engine's first (the large account has 10,000 messages): more give way. */
 const MESSAGE_TEST_WINDOWS = [60, 30];
 /** The strategies a search can be forced to start with (the others continue a window). */
-const MESSAGE_FORCED = MESSAGE_STRATEGIES.map((s) => s.name).filter((n) => !/window_/.test(n));
+const MESSAGE_FORCED = messageStrategies.MESSAGE_STRATEGIES.map((s) => s.name).filter((n) => !/window_/.test(n));
 /**
  * Forcing reaches every strategy; a window that gives way and whose continuation then fills the
  * page needs a first window far shorter than the account's 10,000 messages: these limits (the
  * second's longer windows too short, room 0.6, so that they give way too).
  */
 const MESSAGE_SHORT_WINDOWS: MessageLimits[] = [
-  { window: 60, walkCap: 2_000, room: 1.5, sample: 20, capped: 40, scopeIndex: 1e9 },
-  { window: 30, walkCap: 2_000, room: 0.6, sample: 20, capped: 16, scopeIndex: 0 },
+  { ...MESSAGE_LIMITS, window: 60, walkCap: 2_000, room: 1.5, sample: 20, capped: 40, scopeIndex: 1e9 },
+  { ...MESSAGE_LIMITS, window: 30, walkCap: 2_000, room: 0.6, sample: 20, capped: 16, scopeIndex: 0 },
 ];
 
 describe('the Postgres message engine', () => {
@@ -979,7 +1005,7 @@ describe('the Postgres message engine', () => {
     for (const [who, params] of cases) {
       const query = buildMessageQuery(who, params, NOW.getTime())!;
       for (const window of [MESSAGE_WINDOW, 200]) {
-        const statement = windowRecords(query, { rows: window });
+        const statement = plannedMessages('window', query, window);
         const label = `${who.accountId} ${JSON.stringify(params)} window ${window}`;
         expect(statement.planOnce, label).toBe(true);
         // The same statement for any account, planned for its values, gives the same rows.
@@ -995,8 +1021,8 @@ describe('the Postgres message engine', () => {
     }
     // The rest of a window, and later pages, are planned for their values.
     const query = buildMessageQuery(access.admin, { q: 'order', page: 2 }, NOW.getTime())!;
-    expect(windowRecords(query, { rows: MESSAGE_WINDOW }).planOnce).toBeUndefined();
-    expect(windowRecords(query, { rows: { after: 1, rows: 100, found: 3 } }).planOnce).toBeUndefined();
+    expect(plannedMessages('window', query).planOnce).toBeUndefined();
+    expect('caching' in messageStrategies.windowRest).toBe(false);
   });
 
   it("answers from a window cut inside one creation time with the walk's page", async () => {

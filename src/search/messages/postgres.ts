@@ -4,6 +4,9 @@
  */
 import { INDEX, searchdeskIndexes } from '../../db/catalog.js';
 import { SqlParams, type Db } from '../../db/db.js';
+import type { SearchContext } from '../context.js';
+import { runPlan } from '../plan/executor.js';
+import type { PlanOptions } from '../plan/strategy.js';
 import { lexemeStats, tableStats, valuesShare, type TableStats } from '../statistics.js';
 import { hasTrigram } from '../text.js';
 import type { MessageEngine } from './engine.js';
@@ -11,8 +14,7 @@ import { buildFirstMatchQuery } from './first-match.js';
 import type { MessageQuery } from './query.js';
 import type { MessageRow } from './records.js';
 import { messageFilterClauses } from './postgres/clauses.js';
-import { firstMessageStep, indexedWord, MESSAGE_LIMITS, wordShares, type MessageLimits } from './postgres/estimates.js';
-import { runPlan, type PlanOptions } from './postgres/plan-local.js';
+import { firstMessageStep, indexedWord, messageLimits, wordShares, type MessageLimits } from './postgres/estimates.js';
 import type { Select } from './postgres/statements.js';
 import { MESSAGE_STRATEGIES, type MessagePlanInput } from './postgres/strategies.js';
 
@@ -32,28 +34,47 @@ function senderRows(query: MessageQuery, stats: TableStats | undefined, indexed:
 }
 
 /** What the strategies weigh: the statistics, searchdesk's indexes, each word's share, the first step. */
-async function planInput(db: Db, query: MessageQuery, select: Select, limits: MessageLimits): Promise<MessagePlanInput> {
+async function planInput(db: Db, query: MessageQuery, select: Select, limits: MessageLimits, plan: PlanOptions) {
   const stats = await tableStats(db, 'messages', STATS_COLUMNS);
   const indexes = await searchdeskIndexes(db);
   // One inbox's messages are walked by searchdesk's index by inbox.
   const walk = query.inboxIds.length === 1 && indexes.has(INDEX.messagesInbox) ? 'inbox' : 'account';
   const wordsIndexed = indexes.has(INDEX.messagesWords);
   const shares = wordShares(query, stats, wordsIndexed ? await lexemeStats(db, INDEX.messagesWords) : undefined);
-  const indexed = wordsIndexed ? indexedWord(query, shares) : undefined;
+  const indexed = wordsIndexed ? indexedWord(query, shares, limits) : undefined;
   const first = query.words.some(hasTrigram) ? firstMessageStep(query, stats, limits, walk, shares, indexed?.share) : undefined;
   const sender = senderRows(query, stats, indexes.has(INDEX.messagesSender), limits);
-  return { db, query, select, limits, stats, walk, first, senderRows: sender, wordIndex: indexed ? [indexed.word] : [] };
+  const wordIndex = indexed ? [indexed.word] : [];
+  const input: MessagePlanInput = {
+    db,
+    query,
+    select,
+    limits,
+    stats,
+    walk,
+    first,
+    senderRows: sender,
+    wordIndex,
+    disabled: plan.disabled,
+  };
+  return input;
 }
 
-/** `plan`: the executor's force and disabled options (tests and the bench only). */
-export function createPostgresEngine(db: Db, limits: MessageLimits = MESSAGE_LIMITS, plan: PlanOptions = {}): MessageEngine {
-  const run = async (query: MessageQuery, select: Select) =>
-    runPlan(MESSAGE_STRATEGIES, await planInput(db, query, select, limits), plan);
+/**
+ * `plan`: the executor's force and disabled options when the search's context has none (tests
+ * and the bench only); `limits`: the knobs, from plan/costs.ts by default.
+ */
+export function createPostgresEngine(db: Db, limits?: MessageLimits, plan: PlanOptions = {}): MessageEngine {
+  const run = async (query: MessageQuery, select: Select, ctx?: SearchContext) => {
+    const options = ctx?.plan ?? plan;
+    const input = await planInput(db, query, select, limits ?? messageLimits(options), options);
+    return runPlan({ db, logger: ctx?.logger, plan: options }, MESSAGE_STRATEGIES, input);
+  };
   return {
     name: 'postgres',
     label: 'postgres',
-    findIds: async (query) => (await run(query, 'id')).map((r) => Number(r.id)),
-    findRows: async (query) => (await run(query, 'record')) as MessageRow[],
+    findIds: async (query, ctx) => (await run(query, 'id', ctx)).map((r) => Number(r.id)),
+    findRows: async (query, ctx) => (await run(query, 'record', ctx)) as MessageRow[],
     firstMatch: async (query, forms) => {
       const p = new SqlParams();
       const [row] = await db.query<{ first: number | null }>(

@@ -74,13 +74,3 @@ export function walkWordClauses(words: string[], p: SqlParams, content = 'm.cont
     return [first, wordStartTest(w, p)(`(m.content || '')`)];
   });
 }
-
-/**
- * The messages after message `after` in result order, so that the walk's index starts there: its
- * time read by primary key. A message deleted since leaves no time: no rows.
- */
-export function afterClauses(after: number, p: SqlParams): string[] {
-  const id = `${p.add(after)}::bigint`;
-  const key = `(SELECT k.created_at FROM messages k WHERE k.id = ${id})`;
-  return [`m.created_at <= ${key}`, `(m.created_at < ${key} OR m.id < ${id})`];
-}

@@ -5,7 +5,9 @@
  */
 import { wordIndexServes } from '../../../db/message-words.js';
 import { PAGE_SIZE } from '../../context.js';
-import { ladderStep, shareWindow, windowCanHold, type WindowLimits } from '../../sql.js';
+import { knob, type KnobName } from '../../plan/costs.js';
+import type { PlanOptions } from '../../plan/strategy.js';
+import { ladderStep, shareWindow, windowCanHold, type WindowLimits } from '../../plan/windows.js';
 import {
   estimateShare,
   prefixShare,
@@ -19,26 +21,32 @@ import { looksSpecific, prefilterTrigrams } from '../../text.js';
 import type { MessageQuery } from '../query.js';
 import type { ScopeIndex } from './clauses.js';
 import type { MessageWalk } from './statements.js';
-import * as k from './knobs.js';
 
-/** The sizes the engine works with. */
-export interface MessageLimits extends WindowLimits {
-  /** Rows of the first window when the statistics never saw the words and the capped read cannot hold the page. */
-  sample: number;
-  /** The capped read's least cap (cappedReadCap raises it with the scope). */
-  capped: number;
-  /** Messages of the scope up to which a read of few candidates may use the scope's index. */
-  scopeIndex: number;
+const KNOBS = {
+  window: 'messages.window',
+  walkCap: 'messages.walkCap',
+  room: 'messages.room',
+  sample: 'messages.sampleWindow',
+  capped: 'messages.capped',
+  scopeIndex: 'messages.scopeIndex',
+  matchRows: 'messages.matchRows',
+  sampleRows: 'messages.sampleRows',
+  visitEntries: 'messages.visitEntries',
+  wordIndexShare: 'messages.wordIndexShare',
+  wordIndexRows: 'messages.wordIndexRows',
+  entryRows: 'messages.entryRows',
+  narrowingFirst: 'messages.narrowingFirst',
+} as const satisfies Record<string, KnobName>;
+
+/** The engine's knobs (plan/costs.ts, `messages.*`): `sample` is the sample window's rows, `capped` the least cap. */
+export type MessageLimits = WindowLimits & Record<keyof typeof KNOBS, number>;
+
+/** The knobs' values, those `options` disable at their neutral value. */
+export function messageLimits(options?: PlanOptions): MessageLimits {
+  return Object.fromEntries(Object.entries(KNOBS).map(([key, name]) => [key, knob(name, options)])) as unknown as MessageLimits;
 }
 
-export const MESSAGE_LIMITS: MessageLimits = {
-  window: k.MESSAGE_WINDOW,
-  walkCap: k.MESSAGE_WALK_CAP,
-  room: k.MESSAGE_ROOM,
-  sample: k.MESSAGE_SAMPLE_WINDOW,
-  capped: k.MESSAGE_CAPPED,
-  scopeIndex: k.MESSAGE_SCOPE_INDEX,
-};
+export const MESSAGE_LIMITS = messageLimits();
 
 /** The first statement of a search (firstMessageStep). */
 export type FirstMessageStep =
@@ -79,8 +87,13 @@ export function scopeRows(query: MessageQuery, stats: TableStats): number {
 }
 
 /** Whether a window tests the inboxes and the sender before the words (NARROWING_FIRST_SHARE). */
-export function narrowingFirst(query: MessageQuery, stats: TableStats | undefined, walk: MessageWalk = 'account'): boolean {
-  return stats !== undefined && walkShare(query, stats, walk) <= k.NARROWING_FIRST_SHARE;
+export function narrowingFirst(
+  query: MessageQuery,
+  stats: TableStats | undefined,
+  walk: MessageWalk = 'account',
+  limits = MESSAGE_LIMITS,
+): boolean {
+  return stats !== undefined && walkShare(query, stats, walk) <= limits.narrowingFirst;
 }
 
 /**
@@ -98,7 +111,7 @@ export function fewCandidatesScope(
   const rows = accountRows(query, stats) * withinAccount(query, stats, 'inbox_id', query.inboxIds);
   if (rows <= limits.scopeIndex) return 'indexed';
   if (cap === undefined) return 'hidden';
-  return rows * rows >= cap * stats.rows * k.MESSAGE_VISIT_ENTRIES ? 'hidden' : 'indexed';
+  return rows * rows >= cap * stats.rows * limits.visitEntries ? 'hidden' : 'indexed';
 }
 
 /**
@@ -111,11 +124,11 @@ export function wordShares(query: MessageQuery, stats: TableStats | undefined, l
 }
 
 /** The word the word index reads by: of the words it serves under MESSAGE_WORD_INDEX_SHARE, the rarest, then the longest. */
-export function indexedWord(query: MessageQuery, shares: ReadonlyArray<number | undefined>) {
+export function indexedWord(query: MessageQuery, shares: ReadonlyArray<number | undefined>, limits = MESSAGE_LIMITS) {
   let best: { word: string; share: number } | undefined;
   query.words.forEach((word, i) => {
     const share = shares[i];
-    if (share === undefined || share >= k.MESSAGE_WORD_INDEX_SHARE || !wordIndexServes(word)) return;
+    if (share === undefined || share >= limits.wordIndexShare || !wordIndexServes(word)) return;
     if (!best || share < best.share || (share === best.share && word.length > best.word.length)) best = { word, share };
   });
   return best;
@@ -137,7 +150,7 @@ export function unseenMatches(query: MessageQuery, stats: TableStats): number {
  * account rows ÷ MESSAGE_MATCH_ROWS), on the ladder from `limits.capped` to ten times it.
  */
 export function cappedReadCap(query: MessageQuery, stats: TableStats, limits: MessageLimits): number {
-  const rows = (limits.room * need(query) * accountRows(query, stats)) / k.MESSAGE_MATCH_ROWS;
+  const rows = (limits.room * need(query) * accountRows(query, stats)) / limits.matchRows;
   const balanced = scopeShare(query, stats) * Math.sqrt(rows);
   return ladderStep(Math.min(10 * limits.capped, Math.max(limits.capped, balanced)), limits.capped);
 }
@@ -149,8 +162,8 @@ export function cappedWindow(query: MessageQuery, stats: TableStats, limits: Mes
 }
 
 /** The trigram read of one inbox, in rows: its entries in the scope's index and a visit of each match. */
-function inboxIndexRows(query: MessageQuery, stats: TableStats, share: number): number {
-  return scopeRows(query, stats) * (1 / k.MESSAGE_ENTRY_ROWS + share * k.MESSAGE_MATCH_ROWS);
+function inboxIndexRows(query: MessageQuery, stats: TableStats, share: number, limits: MessageLimits): number {
+  return scopeRows(query, stats) * (1 / limits.entryRows + share * limits.matchRows);
 }
 
 /**
@@ -178,10 +191,10 @@ export function firstMessageStep(
     return windowCanHold(page(query), cap) && !unseen ? capped : { strategy: 'window', window: limits.sample };
   }
   const { rows } = shareWindow(page(query), wordShare * walkShare(query, stats, walk), limits);
-  const indexRows = indexShare === undefined ? undefined : indexShare * stats.rows * k.MESSAGE_WORD_INDEX_ROWS;
+  const indexRows = indexShare === undefined ? undefined : indexShare * stats.rows * limits.wordIndexRows;
   const fewMatches = wordShare * scopeRows(query, stats) < cap && windowCanHold(page(query), cap);
   if (indexRows !== undefined && fewMatches && (rows === undefined || indexRows < rows / limits.room)) return capped;
-  if (rows === undefined || (walk === 'inbox' && rows > (indexRows ?? inboxIndexRows(query, stats, wordShare))))
+  if (rows === undefined || (walk === 'inbox' && rows > (indexRows ?? inboxIndexRows(query, stats, wordShare, limits))))
     return { strategy: 'trigram' };
   return { strategy: 'window', window: Math.max(limits.window, rows) };
 }

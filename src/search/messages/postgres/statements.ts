@@ -1,11 +1,13 @@
 /**
- * The statements of the Postgres message engine's strategies, one builder each. Every one returns
- * the same ids in the same order; `select: 'record'` returns the page's rows with every column of
- * a record instead (asRecords reads them into records above the page's LIMIT).
+ * The statements of the Postgres message engine's strategies, one builder each: the same ids in
+ * the same order; `select: 'record'` the page's rows with every column of a record (asRecords
+ * reads them into records above the page's LIMIT). `inText`: for a plan made once (the strategy's
+ * caching), row counts, and the account of the account's walk, are written in the text.
  */
 import { SqlParams, type SqlQuery } from '../../../db/db.js';
 import { messageWordsVector, wordIndexQuery } from '../../../db/message-words.js';
-import { checkClause, limitClause, rowCount, tableRows, timeBounds, windowCut } from '../../sql.js';
+import { afterRow, windowCut } from '../../plan/windows.js';
+import { checkClause, limitClause, rowCount, tableRows, timeBounds } from '../../sql.js';
 import { likePrefilter, patternTest, prefilterTrigrams } from '../../text.js';
 import { wordStartTest } from '../../word-start.js';
 import type { MessageQuery } from '../query.js';
@@ -30,8 +32,6 @@ export interface WindowShape {
   walk?: MessageWalk;
   /** Test the inboxes and the sender before the words (narrowingFirst). */
   narrowingFirst?: boolean;
-  /** A first window's account as a parameter: the statement a plan made once falls back on (anyAccount). */
-  accountAsParameter?: boolean;
 }
 
 export interface TrigramShape {
@@ -58,11 +58,10 @@ export function walkStatement(query: MessageQuery, select: Select = 'id'): SqlQu
 
 /**
  * The sender's messages newest first (searchdesk_messages_sender_created), every other filter a
- * check of its rows: one way in whatever the values, so a first page is planned once.
+ * check of its rows: one way in whatever the values.
  */
-export function senderStatement(query: MessageQuery, select: Select = 'id'): SqlQuery {
+export function senderStatement(query: MessageQuery, select: Select = 'id', inText = false): SqlQuery {
   const p = new SqlParams();
-  const planOnce = query.offset === 0;
   const words = c.walkWordClauses(query.words, p, "(m.content || '')");
   const filters = [
     ...checkClause([c.accountClause(query, p), searchableTypeClause(), c.inboxClause(query, p)]),
@@ -73,8 +72,8 @@ export function senderStatement(query: MessageQuery, select: Select = 'id'): Sql
     SELECT ${columnsOf(select)} FROM messages m
     WHERE ${[...filters, ...words].join('\n      AND ')}
     ${c.NEWEST_FIRST}
-    ${limitClause(query.limit, query.offset, p, planOnce)}`;
-  return { text, values: p.values, ...(planOnce && { planOnce }) };
+    ${limitClause(query.limit, query.offset, p, inText)}`;
+  return { text, values: p.values };
 }
 
 /**
@@ -82,7 +81,7 @@ export function senderStatement(query: MessageQuery, select: Select = 'id'): Sql
  * column of a record. The account's walk is cut after a whole creation time when the page needs
  * enough matches (windowCut); one inbox's index holds the whole result order and needs no cut.
  */
-function newestMessages(query: MessageQuery, shape: WindowShape, p: SqlParams, needed: number, planOnce: boolean) {
+function newestMessages(query: MessageQuery, shape: WindowShape, p: SqlParams, needed: number, inText: boolean) {
   const rest = typeof shape.rows === 'number' ? undefined : shape.rows;
   const scope =
     shape.walk === 'inbox'
@@ -91,8 +90,8 @@ function newestMessages(query: MessageQuery, shape: WindowShape, p: SqlParams, n
           ...checkClause([c.accountClause(query, p), searchableTypeClause()]),
           ...timeBounds('m.created_at', query.since, query.until, p),
         ]
-      : c.scopeClauses(query, p, planOnce);
-  const where = [...scope, ...(rest ? c.afterClauses(rest.after, p) : [])];
+      : c.scopeClauses(query, p, inText);
+  const where = [...scope, ...(rest ? afterRow('m', 'messages', 'created_at', rest.after, p) : [])];
   const rows = p.add(rest ? rest.rows : shape.rows);
   const { cut, ties } =
     shape.walk === 'inbox'
@@ -101,18 +100,13 @@ function newestMessages(query: MessageQuery, shape: WindowShape, p: SqlParams, n
   return { text: `SELECT ${c.RECORD_SOURCE}\n      FROM messages m WHERE ${where.join(' AND ')}\n      ${cut}`, ties };
 }
 
-/**
- * A window: the walk's newest messages, then the inboxes, the sender and the words as checks.
- * A first window of the first page is planned once; the account's walk then names its account
- * in the text, so the one plan is weighed for its rows (anyAccount: the same with a parameter).
- */
-export function windowStatement(query: MessageQuery, shape: WindowShape, select: Select = 'id'): SqlQuery {
+/** A window: the walk's newest messages, then the inboxes, the sender and the words as checks. */
+export function windowStatement(query: MessageQuery, shape: WindowShape, select: Select = 'id', inText = false): SqlQuery {
   const p = new SqlParams();
   const first = typeof shape.rows === 'number';
   const needed = typeof shape.rows === 'number' ? query.offset + query.limit : query.limit - shape.rows.found;
-  const planOnce = first && query.offset === 0 && !shape.accountAsParameter;
   const inbox = shape.walk === 'inbox';
-  const newest = newestMessages(query, shape, p, needed, planOnce);
+  const newest = newestMessages(query, shape, p, needed, inText);
   const narrowing = inbox ? c.senderClauses(query, p) : c.narrowingClauses(query, p);
   const words = c.walkWordClauses(query.words, p);
   // In one check the tests run in the order written: the cheap word pattern first, unless the
@@ -121,31 +115,24 @@ export function windowStatement(query: MessageQuery, shape: WindowShape, select:
     newest.ties || inbox
       ? checkClause(shape.narrowingFirst ? [...narrowing, ...words] : [...words, ...narrowing])
       : [...checkClause(narrowing), ...words];
-  const page = first ? limitClause(query.limit, query.offset, p, planOnce) : `LIMIT ${p.add(needed)}`;
+  const page = first ? limitClause(query.limit, query.offset, p, inText) : `LIMIT ${p.add(needed)}`;
   const text = `
     SELECT ${columnsOf(select)} FROM (${newest.text}) m
     WHERE ${filters.join(' AND ')}
     ${c.NEWEST_FIRST}
     ${page}`;
-  const general = planOnce && !inbox;
-  return {
-    text,
-    values: p.values,
-    ...(planOnce && { planOnce }),
-    ...(general && { anyAccount: () => windowStatement(query, { ...shape, accountAsParameter: true }, select) }),
-  };
+  return { text, values: p.values };
 }
 
 /**
  * The trigram read: the candidates (every filter, each word's ILIKE or the word index's tsquery,
  * patterns hidden from the planner) in a materialised CTE, then the word start tested on them in
  * result order as far as the page goes. Capped: at most `cap` candidates, and their count on
- * every row, one row without a message for an empty page. Hidden scope: planned once.
+ * every row, one row without a message for an empty page.
  */
-export function trigramStatement(query: MessageQuery, shape: TrigramShape, select: Select = 'id'): SqlQuery {
+export function trigramStatement(query: MessageQuery, shape: TrigramShape, select: Select = 'id', inText = false): SqlQuery {
   const { cap, scope = 'indexed', wordIndex = [] } = shape;
   const p = new SqlParams();
-  const planOnce = scope === 'hidden' && query.offset === 0;
   const starts = wordIndexQuery(wordIndex);
   const candidates = [
     ...c.messageFilterClauses(query, p, scope),
@@ -160,8 +147,8 @@ export function trigramStatement(query: MessageQuery, shape: TrigramShape, selec
       JOIN LATERAL (SELECT * FROM messages m WHERE m.id = c.id LIMIT 1) m ON true
       WHERE ${words.join(' AND ')}
       ORDER BY c.created_at DESC, c.id DESC
-      ${limitClause(query.limit, query.offset, p, planOnce)}`;
-  const limit = cap === undefined ? '' : `LIMIT ${planOnce ? rowCount(cap) : p.add(cap)}`;
+      ${limitClause(query.limit, query.offset, p, inText)}`;
+  const limit = cap === undefined ? '' : `LIMIT ${inText ? rowCount(cap) : p.add(cap)}`;
   const text = `
     WITH matched AS MATERIALIZED (
       SELECT m.id, m.created_at FROM messages m
@@ -175,7 +162,7 @@ export function trigramStatement(query: MessageQuery, shape: TrigramShape, selec
     LEFT JOIN LATERAL (${page}) m ON true
     ${c.NEWEST_FIRST}`
     }`;
-  return { text, values: p.values, ...(planOnce && { planOnce }) };
+  return { text, values: p.values };
 }
 
 /**
@@ -194,17 +181,12 @@ export function sampleStatement(query: MessageQuery, rows: number, walk: Message
   };
 }
 
-/**
- * A statement's page (built with `select: 'record'`) as rows ready to be records: the record's
- * expressions run above the page's LIMIT, for its rows only. A capped read's rows keep `matched`.
- */
+/** A page built with `select: 'record'` as rows ready to be records; a capped read's keep `matched`. */
 export function asRecords(page: SqlQuery, capped = false): SqlQuery {
   return {
     text: `
     SELECT ${MESSAGE_COLUMNS}${capped ? ', m.matched' : ''} FROM (${page.text}) m
     ${c.NEWEST_FIRST}`,
     values: page.values,
-    ...(page.planOnce && { planOnce: true }),
-    ...(page.anyAccount && { anyAccount: () => asRecords(page.anyAccount!(), capped) }),
   };
 }

@@ -1,20 +1,21 @@
 /**
- * The Postgres message engine's strategies, in the order the executor tries them (docs/plans.md,
- * Messages): each returns exactly the walk's rows in its order. The statistics choose the first
- * step (firstMessageStep); a window that gives way continues from its last match, and the
- * trigram index answers whatever is left.
+ * The Postgres message engine's strategies (docs/plans.md, Messages), run by plan/executor.ts:
+ * each returns exactly the walk's rows in its order. `applies`: it can answer now; `cost`: its
+ * estimate when it is the step the statistics choose (nextStep), else Infinity, so a strategy
+ * the statistics do not choose runs only when forced. A window that gives way continues after
+ * its last match (its sample of what the trigram index would fetch deciding when the statistics
+ * cannot), and the trigram index answers whatever is left.
  */
 import type { Db, SqlQuery } from '../../../db/db.js';
 import { PAGE_SIZE } from '../../context.js';
-import { longerWindow, windowCanHold } from '../../sql.js';
+import type { PlanCaching, Progress, Step, Strategy } from '../../plan/strategy.js';
+import { longerWindow, windowCanHold } from '../../plan/windows.js';
 import type { TableStats } from '../../statistics.js';
 import type { MessageQuery } from '../query.js';
 import { fewCandidatesScope, narrowingFirst, scopeRows, type FirstMessageStep, type MessageLimits } from './estimates.js';
-import { MESSAGE_MATCH_ROWS, MESSAGE_SAMPLE_ROWS } from './knobs.js';
-import type { Progress, Step, Strategy } from './plan-local.js';
 import * as st from './statements.js';
 
-/** What every strategy weighs, gathered once per search (createPostgresEngine). */
+/** What every strategy weighs, gathered once per search (postgres.ts). */
 export interface MessagePlanInput {
   db: Db;
   query: MessageQuery;
@@ -22,12 +23,14 @@ export interface MessagePlanInput {
   limits: MessageLimits;
   stats: TableStats | undefined;
   walk: st.MessageWalk;
-  /** Undefined when no word has a trigram: only the walk can answer. */
+  /** Undefined when no word has a trigram: only the walks can answer. */
   first: FirstMessageStep | undefined;
   /** The sender's estimated messages when they are walked by searchdesk's index by sender. */
   senderRows: number | undefined;
   /** The word searchdesk's word index reads by (none: each word's trigrams). */
   wordIndex: readonly string[];
+  /** Strategies the plan options disable: the statistics choose as if they did not exist. */
+  disabled?: ReadonlySet<string>;
 }
 
 /** A row of any strategy: ids alone or records; the capped read's carry its count of candidates. */
@@ -36,10 +39,23 @@ export type MessageHit = { id: number | null; matched?: number };
 type MessageStrategy = Strategy<MessagePlanInput, MessageHit>;
 type So = Progress<MessageHit>;
 
+const CAPPED = 'messages.capped';
+const SENDER = 'messages.sender';
+const WALK = 'messages.walk';
+const WINDOW = 'messages.window';
+const SAMPLE = 'messages.window_sample';
+const REST = 'messages.window_rest';
+const TRIGRAM = 'messages.trigram';
+
 const done = (rows: MessageHit[]): Step<MessageHit> => ({ done: true, rows });
-const statement = (input: MessagePlanInput, build: (select: st.Select) => SqlQuery, capped = false) =>
-  input.select === 'record' ? st.asRecords(build('record'), capped) : build('id');
 const page = (input: MessagePlanInput) => input.query.offset / PAGE_SIZE + 1;
+const lastRun = (so: So) => so.tried[so.tried.length - 1];
+const firstPage = (input: MessagePlanInput): PlanCaching => (input.query.offset === 0 ? 'once' : 'no');
+
+/** The strategy's statement for ids or records. */
+function statement(input: MessagePlanInput, build: (select: st.Select) => SqlQuery, capped = false): SqlQuery {
+  return input.select === 'record' ? st.asRecords(build('record'), capped) : build('id');
+}
 
 /** The capped read's cap: the first step's, or the least. */
 const capOf = ({ first, limits }: MessagePlanInput) => (first?.strategy === 'capped' ? first.cap : limits.capped);
@@ -49,38 +65,27 @@ function windowRows({ first, limits }: MessagePlanInput): number {
   return first?.strategy === 'window' ? first.window : first?.strategy === 'capped' ? first.then : limits.window;
 }
 
-/** Through the word index the candidates are about the matches: the scope's index only where small. */
-function trigramScope(input: MessagePlanInput) {
-  const few = input.first?.strategy === 'trigram' && input.first.few;
-  const { query, stats, limits } = input;
-  return few || input.wordIndex.length > 0 ? fewCandidatesScope(query, stats, limits) : 'indexed';
-}
-
-const windowShape = (input: MessagePlanInput) => ({
-  walk: input.walk,
-  narrowingFirst: narrowingFirst(input.query, input.stats, input.walk),
+const windowShape = ({ query, stats, walk, limits }: MessagePlanInput) => ({
+  walk,
+  narrowingFirst: narrowingFirst(query, stats, walk, limits),
 });
 
-/** A window gave way holding some of the page: the last strategy run was a window and it found rows. */
-const gaveWay = (so: So, name: string) => so.tried[so.tried.length - 1] === name && so.found.length > 0;
-
 /**
- * The rows of the window that continues a first window that gave way (longerWindow), undefined
- * for the trigram index, or 'sample' when only the sample of its rows can decide: more
- * candidates only make the index dearer, so the statistics decide alone when no count could.
+ * The rows of the window that continues a first one that gave way (longerWindow), undefined for
+ * the trigram index, or 'sample' when only the sample can decide: more candidates only make the
+ * index dearer, so the statistics decide alone when no count could change the answer.
  */
 function restRows(input: MessagePlanInput, so: So): number | 'sample' | undefined {
-  const { stats, query, walk } = input;
-  const returned = so.found.length;
-  const window = windowRows(input);
-  const sized = { ...input.limits, window };
+  const { stats, query, walk, limits } = input;
+  const [returned, window] = [so.found.length, windowRows(input)];
+  const sized = { ...limits, window };
   const known = stats !== undefined && stats.rows > 0;
   if (walk === 'inbox' && known)
-    return longerWindow(page(input), returned, scopeRows(query, stats) * MESSAGE_MATCH_ROWS, sized, 0, true);
-  if (so.tried[so.tried.length - 1] === 'messages.window_sample') {
-    const { candidates, sampled, table_rows } = so.facts;
-    const fetched = sampled ? ((candidates ?? 0) * window) / sampled : undefined;
-    return longerWindow(page(input), returned, table_rows, sized, fetched, true);
+    return longerWindow(page(input), returned, scopeRows(query, stats) * limits.matchRows, sized, 0, true);
+  if (lastRun(so) === SAMPLE) {
+    const facts = so.last[0] as { candidates?: number; sampled?: number; table_rows?: number | null } | undefined;
+    const fetched = facts?.sampled ? ((facts.candidates ?? 0) * window) / facts.sampled : undefined;
+    return longerWindow(page(input), returned, facts?.table_rows, sized, fetched, true);
   }
   if (known) {
     const least = longerWindow(page(input), returned, stats.rows, sized, 0, true);
@@ -89,70 +94,105 @@ function restRows(input: MessagePlanInput, so: So): number | 'sample' | undefine
   return 'sample';
 }
 
+/**
+ * The step the statistics choose: the capped read first when it is the first step (from a sender
+ * walked by its index, only past the cap), then the sender's walk, the plain walk for words
+ * without a trigram, the first window, its continuation; else the trigram index. A disabled
+ * capped read is passed over as if it gave way, any other disabled step for the trigram index.
+ */
+export function nextStep(input: MessagePlanInput, so: So): string {
+  const step = statisticsStep(input, so);
+  if (!input.disabled?.has(step)) return step;
+  return step === CAPPED ? statisticsStep(input, { ...so, tried: [CAPPED] }) : input.first ? TRIGRAM : WALK;
+}
+
+function statisticsStep(input: MessagePlanInput, so: So): string {
+  const { first, senderRows, limits } = input;
+  const last = lastRun(so);
+  if ((last === WINDOW || last === SAMPLE) && so.found.length > 0) {
+    const rest = restRows(input, so);
+    if (rest === 'sample' && last === WINDOW) return SAMPLE;
+    if (typeof rest === 'number') return REST;
+  }
+  if (last !== undefined && last !== CAPPED) return first ? TRIGRAM : WALK;
+  if (!last && first?.strategy === 'capped' && (senderRows === undefined || senderRows > limits.capped)) return CAPPED;
+  if (senderRows !== undefined) return SENDER;
+  if (!first) return WALK;
+  return first.strategy !== 'trigram' && windowCanHold(page(input), windowRows(input)) ? WINDOW : TRIGRAM;
+}
+
+/** A strategy's cost: `estimate` when the statistics choose it, else Infinity (run only when forced). */
+const chosen =
+  (name: string, estimate: (input: MessagePlanInput, so: So) => number) =>
+  (input: MessagePlanInput, so: So): number =>
+    nextStep(input, so) === name ? estimate(input, so) : Infinity;
+
 export const capped: MessageStrategy = {
-  name: 'messages.capped',
+  name: CAPPED,
   label: 'search_messages_pg_capped',
-  // From a sender walked by its index, only a sender of more messages than the cap.
-  applies: ({ first, senderRows, limits }) =>
-    first?.strategy === 'capped' && (senderRows === undefined || senderRows > limits.capped),
-  cost: (input) => capOf(input) * MESSAGE_MATCH_ROWS,
-  statement: (input) => {
-    const shape = {
-      cap: capOf(input),
-      scope: fewCandidatesScope(input.query, input.stats, input.limits, capOf(input)),
-      wordIndex: input.wordIndex,
-    };
-    return statement(input, (select) => st.trigramStatement(input.query, shape, select), true);
+  applies: (input, so) => input.first !== undefined && so.tried.length === 0,
+  cost: chosen(CAPPED, (input) => capOf(input) * input.limits.matchRows),
+  caching: (input) =>
+    fewCandidatesScope(input.query, input.stats, input.limits, capOf(input)) === 'hidden' ? firstPage(input) : 'no',
+  statement: (input, _so, inText) => {
+    const scope = fewCandidatesScope(input.query, input.stats, input.limits, capOf(input));
+    const shape = { cap: capOf(input), scope, wordIndex: input.wordIndex };
+    return statement(input, (select) => st.trigramStatement(input.query, shape, select, inText), true);
   },
   // Fewer candidates than the cap: every match was among them (a null id stands for an empty page).
   read: (rows, input) =>
-    Number(rows[0]?.matched) < capOf(input) ? done(rows.filter((row) => row.id !== null)) : { done: false, rows: [] },
+    Number(rows[0]?.matched) < capOf(input) ? done(rows.filter((r) => r.id !== null)) : { done: false, rows: [] },
 };
 
 export const sender: MessageStrategy = {
-  name: 'messages.sender',
+  name: SENDER,
   label: 'search_messages_pg_sender',
-  applies: ({ senderRows }) => senderRows !== undefined,
-  cost: ({ senderRows }) => senderRows ?? Infinity,
-  statement: (input) => statement(input, (select) => st.senderStatement(input.query, select)),
+  applies: ({ query }, so) => query.sender !== undefined && so.found.length === 0,
+  cost: chosen(SENDER, ({ senderRows }) => senderRows ?? 0),
+  caching: firstPage,
+  statement: (input, _so, inText) => statement(input, (select) => st.senderStatement(input.query, select, inText)),
   read: done,
 };
 
 export const walk: MessageStrategy = {
-  name: 'messages.walk',
+  name: WALK,
   label: 'search_messages_pg_walk',
-  applies: ({ first }) => first === undefined,
-  cost: ({ stats, query }) => (stats ? scopeRows(query, stats) : 0),
+  applies: () => true,
+  cost: chosen(WALK, ({ stats, query }) => (stats ? scopeRows(query, stats) : 0)),
   statement: (input) => statement(input, (select) => st.walkStatement(input.query, select)),
   read: done,
 };
 
 export const window: MessageStrategy = {
-  name: 'messages.window',
+  name: WINDOW,
   label: 'search_messages_pg_window',
-  applies: (input) =>
-    input.first?.strategy !== 'trigram' && input.first !== undefined && windowCanHold(page(input), windowRows(input)),
-  cost: windowRows,
-  statement: (input) =>
-    statement(input, (select) => st.windowStatement(input.query, { rows: windowRows(input), ...windowShape(input) }, select)),
+  applies: (input, so) => so.found.length === 0 && !so.tried.includes(WINDOW) && windowCanHold(page(input), windowRows(input)),
+  cost: chosen(WINDOW, windowRows),
+  // One plan whatever the values: the walk of the account's newest messages (its account in the
+  // text, so the plan is weighed for its rows), or of its one inbox's.
+  caching: (input) => (input.query.offset > 0 ? 'no' : input.walk === 'inbox' ? 'once' : 'oncePerAccount'),
+  statement: (input, _so, inText) =>
+    statement(input, (select) =>
+      st.windowStatement(input.query, { rows: windowRows(input), ...windowShape(input) }, select, inText),
+    ),
   read: (rows, { query }) => (rows.length >= query.limit ? done(rows) : { done: false, rows }),
 };
 
 export const windowSample: MessageStrategy = {
-  name: 'messages.window_sample',
+  name: SAMPLE,
   label: 'search_messages_pg_window_sample',
-  applies: (input, so) => gaveWay(so, window.name) && restRows(input, so) === 'sample',
-  cost: () => MESSAGE_SAMPLE_ROWS,
+  applies: (_input, so) => lastRun(so) === WINDOW && so.found.length > 0,
+  cost: chosen(SAMPLE, (input) => Math.min(windowRows(input), input.limits.sampleRows)),
   // The newest rows of the window stand for all of it; they are in the buffer cache.
-  statement: (input) => st.sampleStatement(input.query, Math.min(windowRows(input), MESSAGE_SAMPLE_ROWS), input.walk),
-  read: (rows, _input, so) => ({ done: false, rows: so.found, facts: rows[0] ?? {} }),
+  statement: (input) => st.sampleStatement(input.query, Math.min(windowRows(input), input.limits.sampleRows), input.walk),
+  read: (_rows, _input, so) => ({ done: false, rows: so.found }),
 };
 
 export const windowRest: MessageStrategy = {
-  name: 'messages.window_rest',
+  name: REST,
   label: 'search_messages_pg_window',
-  applies: (input, so) => (gaveWay(so, window.name) || gaveWay(so, windowSample.name)) && typeof restRows(input, so) === 'number',
-  cost: (input, so) => restRows(input, so) as number,
+  applies: (input, so) => [WINDOW, SAMPLE].includes(lastRun(so) ?? '') && typeof restRows(input, so) === 'number',
+  cost: chosen(REST, (input, so) => restRows(input, so) as number),
   // From the first window's last match on: all the page's rows before it were in that window.
   statement: (input, so) => {
     const rest = {
@@ -168,17 +208,24 @@ export const windowRest: MessageStrategy = {
   },
 };
 
+/** A code's or a rare word's few candidates, or the word index's: the scope's index only where small. */
+function trigramScope(input: MessagePlanInput) {
+  const few = input.first?.strategy === 'trigram' && input.first.few;
+  return few || input.wordIndex.length > 0 ? fewCandidatesScope(input.query, input.stats, input.limits) : 'indexed';
+}
+
 export const trigram: MessageStrategy = {
-  name: 'messages.trigram',
+  name: TRIGRAM,
   label: 'search_messages_pg_trigram',
-  applies: () => true,
-  cost: ({ stats, query }) => (stats ? scopeRows(query, stats) * MESSAGE_MATCH_ROWS : 0),
-  statement: (input) => {
+  applies: ({ first }) => first !== undefined,
+  cost: chosen(TRIGRAM, ({ stats, query, limits }) => (stats ? scopeRows(query, stats) * limits.matchRows : 0)),
+  caching: (input) => (trigramScope(input) === 'hidden' ? firstPage(input) : 'no'),
+  statement: (input, _so, inText) => {
     const shape = { scope: trigramScope(input), wordIndex: input.wordIndex };
-    return statement(input, (select) => st.trigramStatement(input.query, shape, select));
+    return statement(input, (select) => st.trigramStatement(input.query, shape, select, inText));
   },
   read: done,
 };
 
-/** The ladder: a first step from the statistics, then a window's continuation, then the trigram index. */
-export const MESSAGE_STRATEGIES: readonly MessageStrategy[] = [capped, sender, walk, window, windowSample, windowRest, trigram];
+/** In order of preference among equals; the plain walk last. */
+export const MESSAGE_STRATEGIES: readonly MessageStrategy[] = [capped, sender, window, windowSample, windowRest, trigram, walk];
