@@ -7,6 +7,9 @@
  * speed-up (help desk ÷ core) and the geo-mean per tool and per kind of query. Nothing is written.
  */
 import { parseArgs } from 'node:util';
+import { CONTACT_PLAN } from '../src/search/contacts.js';
+import { isKnob } from '../src/search/plan/costs.js';
+import { PLAN_ONCE } from '../src/search/plan/executor.js';
 import {
   elasticsearchEngine,
   EXPLAIN,
@@ -33,6 +36,8 @@ const HELP = `Usage: npm run bench:core -- --scale S|M|L [options]
   --reps N                 Alternating runs per query after one warm-up (default 5)
   --default                The default variant (search_with_gin off) instead of the index-backed one
   --filter TEXT            Only queries whose kind or arguments contain TEXT
+  --disable LIST           Strategies and knobs the core's plans run without (the ablation; docs/plans.md):
+                           e.g. contacts.window,contacts.fetchCost,plan.once
 `;
 
 const short = (t: ToolName) => t.replace('search_', '');
@@ -48,6 +53,7 @@ async function main(): Promise<void> {
       reps: { type: 'string', default: '5' },
       default: { type: 'boolean', default: false },
       filter: { type: 'string' },
+      disable: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -67,6 +73,7 @@ async function main(): Promise<void> {
   } as Args;
   const reps = Number(values.reps);
   const gin = !values.default;
+  const disabled = disabledNames(values.disable);
 
   const bench = await openBench(args);
   let engine: DirectEngine | undefined;
@@ -75,6 +82,10 @@ async function main(): Promise<void> {
     await preparePostgresIndexes(args, bench);
     await setGin(bench.direct, gin);
     const { direct } = bench;
+    if (disabled.size > 0) {
+      direct.plan = { disabled };
+      process.stdout.write(`disabled: ${[...disabled].join(', ')}\n`);
+    }
     engine = values['elasticsearch-url']
       ? elasticsearchEngine(values['elasticsearch-url'], `sdbench_messages_${scale.toLowerCase()}`)
       : postgresEngine(direct);
@@ -142,6 +153,23 @@ async function main(): Promise<void> {
     await engine?.close();
     await bench.close();
   }
+}
+
+/**
+ * The names of --disable: knobs (costs.ts), `plan.once`, or strategies (`resource.name`, as the
+ * plans name them: a strategy no plan has disables nothing, so each is checked against the plans
+ * that exist).
+ */
+function disabledNames(list: string | undefined): ReadonlySet<string> {
+  const names = (list ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const strategies = new Set(CONTACT_PLAN.map((s) => s.name));
+  for (const n of names)
+    if (!isKnob(n) && n !== PLAN_ONCE && !strategies.has(n) && !/^(conversations|articles|messages)\.\w+$/.test(n))
+      throw new Error(`--disable: ${n} is neither a knob (src/search/plan/costs.ts) nor a strategy`);
+  return new Set(names);
 }
 
 const geo = (xs: number[]) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);

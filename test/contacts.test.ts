@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTACT_PLAN } from '../src/search/contacts.js';
 import type { SearchDeps } from '../src/search/core.js';
 import { contactRecordSchema } from '../src/search/records.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
@@ -146,5 +147,35 @@ describe('contact search (contract §4)', () => {
 
   it('never returns contacts of another account', async () => {
     expect(await find({ q: 'another account' })).toEqual([]);
+  });
+});
+
+describe('every contacts strategy (docs/plans.md, Contacts)', () => {
+  it('finds exactly what the planned search finds, in its order, when forced', async () => {
+    const searches = [
+      { q: 'raman' },
+      { q: 'raman', since: NOW - 2 * DAY },
+      { q: 'raman', until: NOW - 2 * DAY },
+      { q: '12345' },
+      { q: 'RAMANTOOLS' },
+      { q: 'Νικος Παπαδοπουλος' },
+      { q: 'İstanbul.example' },
+      { q: '100%' },
+      { q: 'l_N' },
+      { q: 'Zoë Ŝ' },
+      { q: 'tiebreak' },
+      { q: 'tiebreak', page: 2 },
+      { q: 'fractional', until: NOW - 8 * DAY },
+      { q: 'e' },
+      { q: 'no such contact' },
+    ];
+    for (const params of searches) {
+      const planned = await search(deps, token, account, 'contacts', params);
+      for (const force of CONTACT_PLAN.map((s) => s.name)) {
+        const forced = await search({ ...deps, plan: { force } }, token, account, 'contacts', params);
+        expect(ids(forced, 'contacts'), `${force} ${JSON.stringify(params)}`).toEqual(ids(planned, 'contacts'));
+        expect(forced.meta.has_more).toEqual(planned.meta.has_more);
+      }
+    }
   });
 });

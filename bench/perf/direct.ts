@@ -12,6 +12,7 @@ import type { Db, SqlQuery } from '../../src/db/db.js';
 import { PreparedStatements, sessionOptions, warmUpOnConnect } from '../../src/db/pg.js';
 import { articlePlan, buildArticlesQuery, searchArticles } from '../../src/search/articles.js';
 import { buildContactsQuery, searchContacts, type ContactStrategy } from '../../src/search/contacts.js';
+import type { PlanOptions } from '../../src/search/plan/strategy.js';
 import type { SearchContext } from '../../src/search/context.js';
 import { createLogger } from '../../src/logger.js';
 import { buildConversationsQuery, searchConversations, type ConversationStrategy } from '../../src/search/conversations.js';
@@ -104,6 +105,8 @@ export class Direct {
   /** Its statements planned once (SqlQuery.planOnce), as the server's second pool runs them (createPgDb). */
   readonly coreOncePool: pg.Pool;
   private access = new Map<Role, AccessContext>();
+  /** Strategies and knobs disabled in the core's searches (bench:core --disable: the ablation). */
+  plan?: PlanOptions;
 
   /** `coreRole`: the role the core's sessions log in as (BENCH_CORE_ROLE by default, else the URL's). */
   constructor(databaseUrl: string, statementTimeoutMs: number, coreRole: string | undefined = CORE_ROLE) {
@@ -149,6 +152,7 @@ export class Direct {
       access: { ...access, flags: { ...access.flags, searchWithGin: gin } },
       logger: SILENT,
       now: Date.now,
+      plan: this.plan,
     };
   }
 

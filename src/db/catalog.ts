@@ -1,7 +1,6 @@
 /**
- * Which of searchdesk's own indexes (`searchdesk db indexes`) exist in the database. Search never
- * needs them, but a plan that walks one is only worth trying when it is there: without it the
- * same walk is a sort of the whole account.
+ * Which of searchdesk's own indexes (`searchdesk db indexes`) exist in the database. Search never needs them, but a plan that
+ * walks one is only worth trying when it is there: without it the same walk is a sort of the whole account.
  */
 import type { Db } from './db.js';
 
@@ -57,9 +56,8 @@ export const INDEX = {
 } as const;
 
 /**
- * The function `db indexes` creates beside a word index (admin.ts), through which a role that does
- * not own the table reads that index's statistics (pg_stats shows them to the owner only). The
- * role needs EXECUTE on it, which only an explicit GRANT gives.
+ * The function `db indexes` creates beside a word index (admin.ts), through which a role that does not own the table reads that
+ * index's statistics (pg_stats shows them to the owner only). The role needs EXECUTE on it, which only an explicit GRANT gives.
  */
 export const STATISTICS_FUNCTIONS: Readonly<Record<string, string>> = {
   [INDEX.messagesWords]: 'searchdesk_message_word_stats',

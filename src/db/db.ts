@@ -14,14 +14,17 @@ export interface SqlQuery {
    * LIMIT and OFFSET its plan weighs is written in the text, never a `$n` (a generic plan weighs
    * one as a tenth of the rows; the message window's length is the exception, see there). A
    * statement that asks the planner to choose from its values (a pattern's selectivity, which of
-   * two indexes) leaves it unset and is planned for its values on every run.
+   * two indexes) leaves it unset and is planned for its values on every run. A search plan's
+   * strategy declares it (Strategy.caching, src/search/plan/strategy.ts) and the executor sets
+   * it; its builders never do.
    */
   planOnce?: boolean;
   /**
    * Set when the text names an account (its id written in it, so that a plan made once is
    * weighed for that account's rows): the same statement with the account a parameter, planned
    * for its values. Such texts multiply with the accounts searched, so only a few of them are
-   * prepared (MAX_ACCOUNT_STATEMENTS); past those, this one runs instead.
+   * prepared (MAX_ACCOUNT_STATEMENTS); past those, this one runs instead. Set by the plan
+   * executor for a strategy whose caching is `oncePerAccount`.
    */
   anyAccount?: () => SqlQuery;
 }

@@ -13,6 +13,7 @@ import { SearchError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { SearchContext } from './context.js';
 import type { MessageEngines } from './messages/index.js';
+import type { PlanOptions } from './plan/strategy.js';
 
 /** The dependencies every surface shares. */
 export interface SearchDeps {
@@ -24,6 +25,8 @@ export interface SearchDeps {
   appUrl?: string;
   /** Short-lived memo of accepted caller checks; absent = every call asks Postgres. */
   accessCache?: AccessCache;
+  /** Forced and disabled strategies and knobs of the search plans: tests and the bench only. */
+  plan?: PlanOptions;
 }
 
 /** `deps` with an access cache (a new one unless it already has one). */
@@ -66,7 +69,7 @@ export async function openContext(
   logger = deps.logger,
 ): Promise<SearchContext> {
   const access = await accessOf(deps, caller, accountId);
-  return { db: deps.db, access, logger, now: deps.now, appUrl: deps.appUrl };
+  return { db: deps.db, access, logger, now: deps.now, appUrl: deps.appUrl, plan: deps.plan };
 }
 
 /**
@@ -93,7 +96,7 @@ export async function openContextForToken(
   cache?.rememberCaller(token as string, caller);
   const granted = access();
   cache?.rememberAccess(caller, freezeAccess(granted));
-  return { caller, ctx: { db: deps.db, access: granted, logger, now: deps.now, appUrl: deps.appUrl } };
+  return { caller, ctx: { db: deps.db, access: granted, logger, now: deps.now, appUrl: deps.appUrl, plan: deps.plan } };
 }
 
 /**

@@ -1,31 +1,24 @@
 /**
- * How common a term is, from the statistics Postgres already keeps (pg_stats: each column's most
- * common values with their frequencies and a histogram of the rest, from ANALYZE's sample) — what
- * the planner itself knows of a `%q%` match, read once and applied deliberately. A search uses it
- * to choose how far to walk in result order before the trigram index answers, with no statement
- * spent on the choice. The estimate decides speed only: every plan it picks returns the same rows.
+ * How common a term is, from what Postgres keeps (pg_stats: each column's most common values and a histogram of the rest, from
+ * ANALYZE's sample), read once per TTL per database. It decides speed only: every plan it picks returns the same rows.
  */
 import { STATISTICS_FUNCTIONS } from '../db/catalog.js';
 import type { Db } from '../db/db.js';
 import { reportAdvice } from '../events.js';
+import { COSTS } from './plan/costs.js';
 import { foldCase } from './text.js';
 
-/** What pg_stats holds of one column, its values folded as every comparison folds them. */
+/** What pg_stats holds of one column, its values folded: nulls, common values, histogram, distinct values. */
 export interface ColumnStats {
-  /** Share of NULLs (they never match). */
   nullFrac: number;
-  /** Most common values and the share of rows holding each. */
   common: Array<{ value: string; share: number }>;
-  /** Histogram bounds: a sample of the values outside `common`. */
   histogram: string[];
-  /** Estimated distinct non-null values (absent or 0 when unknown). */
   distinct?: number;
 }
 
+/** A table's row estimate (reltuples, 0 when never analysed) and its columns with statistics. */
 export interface TableStats {
-  /** The planner's estimate of the table's rows (pg_class.reltuples; 0 when never analysed). */
   rows: number;
-  /** Columns with statistics; a column missing here has none. */
   columns: Map<string, ColumnStats>;
 }
 
@@ -33,19 +26,16 @@ export interface TableStats {
 export const STATS_TTL_MS = 5 * 60_000;
 
 interface CacheEntry<T> {
-  /** The last statistics read (undefined: there were none). */
   stats: T | undefined;
   loadedAt: number;
-  /** A read under way. */
   loading?: Promise<T | undefined>;
 }
 
 const cache = new WeakMap<Db, Map<string, CacheEntry<unknown>>>();
 
 /**
- * The statistics `key` names, read by `load` at most once per STATS_TTL_MS per database: the first
- * search waits for them, later ones get the copy in hand while a newer one loads. A failed read
- * keeps what was there (none on a first read) and is tried again after the TTL.
+ * The statistics `key` names, read by `load` at most once per TTL: the first search waits, later ones get the copy in hand
+ * while a newer one loads; a failed read keeps what was there.
  */
 function cached<T>(db: Db, key: string, load: () => Promise<T | undefined>, now: number): T | undefined | Promise<T | undefined> {
   let entries = cache.get(db);
@@ -54,10 +44,7 @@ function cached<T>(db: Db, key: string, load: () => Promise<T | undefined>, now:
   if (entry?.loading) return entry.loadedAt ? entry.stats : entry.loading;
   if (entry && now - entry.loadedAt < STATS_TTL_MS) return entry.stats;
   const next: CacheEntry<T> = { stats: entry?.stats, loadedAt: entry?.loadedAt ?? 0 };
-  next.loading = load().then(
-    (stats) => stats,
-    () => next.stats,
-  );
+  next.loading = load().catch(() => next.stats);
   void next.loading.then((stats) => entries.set(key, { stats, loadedAt: now }));
   entries.set(key, next);
   return next.loadedAt ? next.stats : next.loading;
@@ -108,35 +95,19 @@ async function load(db: Db, table: string, columns: readonly string[]): Promise<
   return stats;
 }
 
-/**
- * The statistics of `table`'s `columns` (cached): undefined when the table has none (never
- * analysed, or they cannot be read), and the caller plans without them.
- */
-export async function tableStats(
-  db: Db,
-  table: string,
-  columns: readonly string[],
-  now = Date.now(),
-): Promise<TableStats | undefined> {
+/** The statistics of `table`'s `columns` (cached): undefined when there are none to read. */
+export async function tableStats(db: Db, table: string, columns: readonly string[], now = Date.now()) {
   return cached(db, `${table}(${columns.join(',')})`, () => load(db, table, columns), now);
 }
 
 /**
- * The words ANALYZE found most often in an index of words (a tsvector expression, such as
- * searchdesk_messages_words): its most common lexemes with the share of rows holding each, from a
- * sample of 300 rows per point of the statistics target (30,000 by default) where a table's
- * histogram keeps about a hundred values. A word none of them starts is in fewer rows than
- * `least`, about. Postgres shows an index's statistics (pg_stats) only to roles that own the table
- * (or superusers). Another role reads them through the index's statistics function
- * (STATISTICS_FUNCTIONS, created by `db indexes`) when it was granted EXECUTE on it; without that,
- * it reads none and the caller keeps to the column's statistics.
+ * The most common lexemes of an index of words (searchdesk_messages_words) with the share of rows holding each, in code-unit
+ * order (prefixShare); a word none of them starts is in fewer rows than `least`. pg_stats shows them to the table's owner only;
+ * another role reads them through the index's statistics function (STATISTICS_FUNCTIONS) when granted EXECUTE, else reads none.
  */
 export interface LexemeStats {
-  /** The lexemes, in code-unit order (prefixShare finds a prefix's by binary search). */
   lexemes: string[];
-  /** The share of rows holding each lexeme, in the order of `lexemes`. */
   shares: number[];
-  /** The least share of a lexeme kept. */
   least: number;
 }
 
@@ -144,10 +115,8 @@ async function loadLexemes(db: Db, index: string): Promise<LexemeStats | undefin
   const fn = STATISTICS_FUNCTIONS[index];
   const [row] = await db.query<LexemesRow>(
     {
-      // An index's expression has its statistics under the index's name; to_regclass: none when
-      // there is no such index. `callable`: whether this role may call the index's statistics
-      // function (none: false), which a role that does not own the table needs; `indexed`,
-      // `owns` and `function`: what to advise a role that reads none (adviseOnLexemes).
+      // An index's expression has its statistics under the index's name; the other columns tell whether this role may call its
+      // statistics function, and what to advise (adviseOnLexemes).
       text: `SELECT s.elems, s.freqs,
                     coalesce(has_function_privilege(to_regprocedure($2::text || '()'), 'EXECUTE'), false) AS callable,
                     to_regclass($1) IS NOT NULL AS indexed,
@@ -187,11 +156,7 @@ interface LexemesRow {
   role: string;
 }
 
-/**
- * Reports (events.ts) what would let this role read the statistics of a word index it reads none
- * of: a role that neither owns the table nor may call the index's statistics function `fn`
- * plans its message searches without them (a search at L of 38 ms instead of 3.6).
- */
+/** Reports what would let a role that reads none of a word index's statistics read them (events.ts). */
 function adviseOnLexemes(row: LexemesRow, fn: string): void {
   if (row.elems || !row.indexed || row.owns || row.callable) return;
   const grant = `GRANT EXECUTE ON FUNCTION ${fn}() TO ${row.role}`;
@@ -203,7 +168,7 @@ function adviseOnLexemes(row: LexemesRow, fn: string): void {
   });
 }
 
-/** LexemeStats of pg_stats' most_common_elems and most_common_elem_freqs (two more: the least and greatest share). */
+/** LexemeStats of most_common_elems and most_common_elem_freqs (two more: the least and greatest share). */
 function lexemesOf(elems: string[] | null | undefined, freqs: number[] | null | undefined): LexemeStats | undefined {
   if (!elems || !freqs || elems.length === 0 || freqs.length < elems.length + 2) return undefined;
   const order = elems.map((_, i) => i).sort((a, b) => (elems[a]! < elems[b]! ? -1 : elems[a]! > elems[b]! ? 1 : 0));
@@ -215,11 +180,7 @@ export async function lexemeStats(db: Db, index: string, now = Date.now()): Prom
   return cached(db, `lexemes:${index}`, () => loadLexemes(db, index), now);
 }
 
-/**
- * The estimated share of rows holding a word that `prefix` starts: the shares of the common
- * lexemes it starts, added (a row holding two of them counts twice: an estimate on the high
- * side), at most 1; 0 when it starts none of them (rarer than `least`, about).
- */
+/** The share of rows holding a word `prefix` starts: its common lexemes' shares added (high side), at most 1. */
 export function prefixShare(stats: LexemeStats, prefix: string): number {
   const { lexemes, shares } = stats;
   let lo = 0;
@@ -234,21 +195,11 @@ export function prefixShare(stats: LexemeStats, prefix: string): number {
   return Math.min(1, share);
 }
 
-/**
- * What `col`'s sampled values say of `folded`: the common values holding it (how many, and their
- * share) and the histogram bounds holding it. One scan for estimateShare and sampledValuesHolding.
- */
-function sampledHits(col: ColumnStats, folded: string): { commonShare: number; commonValues: number; bounds: number } {
-  let commonShare = 0;
-  let commonValues = 0;
-  for (const c of col.common)
-    if (c.value.includes(folded)) {
-      commonShare += c.share;
-      commonValues++;
-    }
-  let bounds = 0;
-  for (const v of col.histogram) if (v.includes(folded)) bounds++;
-  return { commonShare, commonValues, bounds };
+/** The common values (count, share) and histogram bounds of `col` that hold `folded`. */
+function sampledHits(col: ColumnStats, folded: string) {
+  const common = col.common.filter((c) => c.value.includes(folded));
+  const commonShare = common.reduce((sum, c) => sum + c.share, 0);
+  return { commonShare, commonValues: common.length, bounds: col.histogram.filter((v) => v.includes(folded)).length };
 }
 
 /** Share of one column's rows holding `folded` as a substring, from its common values and histogram. */
@@ -259,18 +210,13 @@ function columnShare(col: ColumnStats, folded: string): number {
   return hits.commonShare + (rest * hits.bounds) / col.histogram.length;
 }
 
-/**
- * The share of rows a term no value sampled by the statistics holds (estimateShare 0) is in, at
- * most (about): the statistics keep about a hundred sampled values of a column.
- */
-export const UNSEEN_SHARE = 0.01;
+/** The share of rows a term no sampled value holds is in, at most (costs.ts). */
+export const UNSEEN_SHARE = COSTS['statistics.unseenShare'].value;
 
 /**
- * Estimated share of rows in which `q` (folded) is a substring of any of `columns`: the share of
- * the column that holds it most often, since a term is rarely in two unrelated columns and often
- * in related ones (an email made of the name: adding the two would count it twice). Undefined
- * when some column has no statistics. 0 means no sampled value holds the term: it is rarer than
- * the sample can tell (about 1 in 100 or fewer).
+ * Estimated share of rows in which `q` is a substring of any of `columns`: the column holding it most often (an email made of
+ * the name would count twice if added). Undefined when a column has no statistics; 0 when no sampled value holds it (rarer than
+ * UNSEEN_SHARE, about).
  */
 export function estimateShare(stats: TableStats, columns: readonly string[], q: string): number | undefined {
   const folded = foldCase(q);
@@ -283,13 +229,7 @@ export function estimateShare(stats: TableStats, columns: readonly string[], q: 
   return share;
 }
 
-/**
- * How many values sampled by the statistics hold `q` (folded) as a substring: the common values
- * and histogram bounds of `columns`, counted together. The evidence behind estimateShare: a share
- * under about 1 in 100 resting on one sampled value cannot be told from a term the sample missed,
- * while several values holding it (a name in two common names and two emails) say it is no
- * accident of the sample.
- */
+/** How many sampled values (common values and histogram bounds of `columns`) hold `q`: the evidence behind estimateShare. */
 export function sampledValuesHolding(stats: TableStats, columns: readonly string[], q: string): number {
   const folded = foldCase(q);
   let held = 0;
@@ -302,36 +242,19 @@ export function sampledValuesHolding(stats: TableStats, columns: readonly string
   return held;
 }
 
-/** A column's common values by value, and their total share: built once per read of the statistics. */
-interface CommonIndex {
-  shares: Map<string, number>;
-  total: number;
-}
+const commonIndexes = new WeakMap<ColumnStats, { shares: Map<string, number>; total: number }>();
 
-const commonIndexes = new WeakMap<ColumnStats, CommonIndex>();
-
-/**
- * `col`'s common values as a map, kept beside the statistics: a message search asks for a value's
- * share several times (account, inboxes, sender), and building the map of a hundred values each
- * time was 13 µs of every search's JavaScript (a CPU profile of bench:core, `update` at M).
- */
-function commonIndex(col: ColumnStats): CommonIndex {
+/** `col`'s common values by value and their total share, built once per read of the statistics. */
+function commonIndex(col: ColumnStats) {
   let index = commonIndexes.get(col);
   if (!index) {
-    index = {
-      shares: new Map(col.common.map((c) => [c.value, c.share])),
-      total: col.common.reduce((sum, c) => sum + c.share, 0),
-    };
-    commonIndexes.set(col, index);
+    const total = col.common.reduce((sum, c) => sum + c.share, 0);
+    commonIndexes.set(col, (index = { shares: new Map(col.common.map((c) => [c.value, c.share])), total }));
   }
   return index;
 }
 
-/**
- * Estimated share of rows whose `column` equals one of `values` (ids, compared as text): a common
- * value's own frequency, any other value an equal part of what the common ones leave. Undefined
- * without statistics for the column.
- */
+/** Estimated share of rows whose `column` is one of `values`: common values' own, others an equal part of the rest. */
 export function valuesShare(stats: TableStats, column: string, values: ReadonlyArray<number | string>): number | undefined {
   const col = stats.columns.get(column);
   if (!col) return undefined;
@@ -343,12 +266,7 @@ export function valuesShare(stats: TableStats, column: string, values: ReadonlyA
   return share;
 }
 
-/**
- * A list's share (valuesShare) by column statistics and list: a search weighs its inboxes several
- * times (the scope's share, its rows, whether its index may serve), and an administrator's list of
- * fifty was 11 µs of a message search's 33 µs of JavaScript, warm (a CPU profile of `bosh` at M).
- * Keyed by the list itself, which is never changed once made (an access context's inboxes).
- */
+/** A list's share (valuesShare) by column statistics and list, itself never changed once made (an access's inboxes). */
 const listShares = new WeakMap<ColumnStats, WeakMap<ReadonlyArray<number | string>, number>>();
 
 function listShare(col: ColumnStats, values: ReadonlyArray<number | string>): number {
@@ -361,17 +279,8 @@ function listShare(col: ColumnStats, values: ReadonlyArray<number | string>): nu
   return Math.min(1, share);
 }
 
-/**
- * Estimated share of an account's rows with one of `values` in `column` (its inboxes, a sender),
- * from the statistics of `account_id` and `column`: as the planner weighs the same test, so a
- * choice made from it is the one a plan for the values would make. Undefined without them.
- */
-export function shareWithinAccount(
-  stats: TableStats,
-  accountId: number,
-  column: string,
-  values: ReadonlyArray<number | string>,
-): number | undefined {
+/** Estimated share of an account's rows with one of `values` in `column`, as the planner weighs it. */
+export function shareWithinAccount(stats: TableStats, accountId: number, column: string, values: ReadonlyArray<number | string>) {
   const account = valuesShare(stats, 'account_id', [accountId]);
   const share = valuesShare(stats, column, values);
   return share === undefined || !account ? undefined : Math.min(1, share / account);

@@ -1,10 +1,9 @@
 /**
- * The cost model: every knob of the search plans, in one place. The unit is one row a walk
- * tests (a window reads it in index order and tests the match once). Sizes are in those rows,
- * prices of other work in as many of them, shares are fractions of a table's rows. Each knob
- * says in one line why it has its value; the evidence is under its docs/plans.md anchor.
- * A knob in PlanOptions.disabled takes its `off` value: the plan as if it did not exist (the
- * ablation bench, `npm run bench:core -- --disable <name>`).
+ * The cost model: every knob of the search plans, in one place. The unit is one row a walk tests (a window reads it in index
+ * order and tests the match once). Sizes are in those rows, prices of other work in as many of them, shares are fractions of a
+ * table's rows. Each knob says in one line why it has its value; the evidence is under its docs/plans.md anchor. A knob in
+ * PlanOptions.disabled takes its `off` value: the plan as if it did not exist (the ablation bench, `bench:core --disable`).
+ * A knob's name is never a strategy's (`contacts.window` is the strategy, `contacts.sampleWindow` the knob).
  */
 import type { PlanOptions } from './strategy.js';
 
@@ -27,7 +26,7 @@ export const COSTS = {
 
   // Contacts (contacts.ts)
   /** Rows of a sample window when the statistics cannot size one: settles a term in 1 contact of 16 (#contacts). */
-  'contacts.window': { value: 250, off: 0 },
+  'contacts.sampleWindow': { value: 250, off: 0 },
   /** The longest window: past it the trigram index is the bounded choice whatever the estimate (#contacts). */
   'contacts.walkCap': { value: 20_000, off: Infinity },
   /** A window is this many times the rows it is expected to need, as the estimate is rough (#contacts). */

@@ -142,10 +142,11 @@ describe('chooseStrategy', () => {
 });
 
 describe('knob', () => {
-  it('is its value, or its neutral value when disabled', () => {
+  it('is its value, or its neutral value when disabled, under a name no strategy has', () => {
     expect(knob('contacts.fetchCost')).toBe(COSTS['contacts.fetchCost'].value);
     expect(knob('contacts.fetchCost', { disabled: new Set(['contacts.fetchCost']) })).toBe(1);
     expect(isKnob('contacts.room')).toBe(true);
-    expect(isKnob('contacts.window.rest')).toBe(false);
+    // A strategy's name is never a knob's: disabling one must not disable the other.
+    expect(isKnob('contacts.window')).toBe(false);
   });
 });

@@ -1,8 +1,7 @@
 /**
- * The one executor of search plans. At each step it takes the strategies that apply, runs the
- * forced one if it is among them, else the cheapest (ties: list order), and runs its statement;
- * when the step gives way it goes on with the next step from what was found. The last strategy
- * of a list is the plain statement, which always applies. One debug line tells the plan.
+ * The one executor of search plans. At each step it takes the strategies that apply, runs the forced one if it is among them,
+ * else the cheapest (ties: list order), and runs its statement; when the step gives way it goes on with the next step from what
+ * was found. The last strategy of a list is the plain statement, which always applies. One debug line tells the plan.
  */
 import type { SqlQuery } from '../../db/db.js';
 import type { PlanContext, PlanOptions, Progress, Strategy } from './strategy.js';
@@ -21,10 +20,7 @@ interface TraceStep {
 /** Disables every plan made once (SqlQuery.planOnce), for the ablation bench. */
 export const PLAN_ONCE = 'plan.once';
 
-/**
- * The statement `strategy` runs at `so`, with SqlQuery.planOnce/anyAccount as it declares
- * (unless PLAN_ONCE is disabled).
- */
+/** The statement `strategy` runs at `so`, with SqlQuery.planOnce/anyAccount as it declares (unless PLAN_ONCE is disabled). */
 export function planStatement<I, Row>(
   strategy: Strategy<I, Row>,
   input: I,
@@ -59,9 +55,8 @@ export function chooseStrategy<I, Row>(
 }
 
 /**
- * Runs `strategies` for `input` until a step gives the page: the rows of the plain statement,
- * in its order. Throws (an internal error to the caller) when no strategy applies, as a plan
- * must end with one that always does, or a plan runs past MAX_STEPS.
+ * Runs `strategies` for `input` until a step gives the page: the rows of the plain statement, in its order. Throws (an internal
+ * error to the caller) when no strategy applies, as a plan must end with one that always does, or a plan runs past MAX_STEPS.
  */
 export async function runPlan<I, Row extends object>(
   ctx: PlanContext,

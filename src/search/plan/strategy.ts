@@ -1,15 +1,15 @@
 /**
- * A search plan is a list of strategies, each a small named object, that one executor runs
- * (executor.ts): every strategy returns the plain statement's rows in its order, or gives way
- * holding a prefix of them, so a choice among them decides speed only. docs/plans.md lists them.
+ * A search plan is a list of strategies, each a small named object, that one executor runs (executor.ts): every strategy
+ * returns the plain statement's rows in its order, or gives way holding a prefix of them, so a choice among them decides speed
+ * only. docs/plans.md lists them.
  */
 import type { Db, SqlQuery } from '../../db/db.js';
 import type { Logger } from '../../logger.js';
 
 /**
- * What tests and the bench may ask of a plan (SearchContext.plan), never a caller's input.
- * `force`: a strategy's name, run whenever it applies, whatever its cost. `disabled`: strategy
- * names never run, and knob names (costs.ts) set to their neutral value, for the ablation bench.
+ * What tests and the bench may ask of a plan (SearchContext.plan), never a caller's input. `force`: a strategy's name, run
+ * whenever it applies, whatever its cost. `disabled`: strategy names never run, and knob names (costs.ts) set to their neutral
+ * value, for the ablation bench.
  */
 export interface PlanOptions {
   force?: string;
@@ -40,10 +40,9 @@ export interface Step<Row> {
 }
 
 /**
- * How a step's statement is planned (SqlQuery.planOnce): `no`, for its values on every run;
- * `once`, its plan fixed by its text; `oncePerAccount`, its account and row counts written in its
- * text so the one plan is weighed for that account, the same statement with them as parameters
- * (statement(…, false)) serving as SqlQuery.anyAccount.
+ * How a step's statement is planned (SqlQuery.planOnce): `no`, for its values on every run; `once`, its plan fixed by its text;
+ * `oncePerAccount`, its account and row counts written in its text so the one plan is weighed for that account, the same
+ * statement with them as parameters (statement(…, false)) serving as SqlQuery.anyAccount.
  */
 export type PlanCaching = 'no' | 'once' | 'oncePerAccount';
 

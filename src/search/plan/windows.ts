@@ -1,20 +1,15 @@
 /**
- * Windows, written once for every resource: a walk of the newest rows in result order with the
- * match as a filter, exact when it holds the page plus one row; when it does not, what it holds
- * is a prefix of the result and the next step continues after its last match (a longer window)
- * or asks an index. How long a window is, how it ends and whether a longer one beats the index.
+ * Windows, written once for every resource: a walk of the newest rows in result order with the match as a filter, exact when it
+ * holds the page plus one row, else a prefix the next step continues (after its last match) or an index answers.
  */
 import type { SqlParams } from '../../db/db.js';
 import { PAGE_SIZE } from '../context.js';
 import { COSTS } from './costs.js';
 
-/** The sizes of a newest-first window search. */
+/** The sizes of a window search: the first window's rows, the longest window's, and how much longer than its estimate one is. */
 export interface WindowLimits {
-  /** Rows of the first window. */
   window: number;
-  /** Rows of the longest second window. */
   walkCap: number;
-  /** How much longer than its estimate the second window is (1.5: half again as many rows). */
   room: number;
 }
 
@@ -24,12 +19,11 @@ export function windowCanHold(page: number, window: number, pageSize = PAGE_SIZE
 }
 
 /**
- * How a newest-first window ends after `rows` rows (a `$n` or rowCount), in result order
- * `timeOrder` (as the index holds it) then `idOrder`. Cut after exactly N rows, it sorts every
- * row it reads by id within its time; when the page needs `needed` ≥ tiesMin matches it ends
- * after its Nth row's whole time instead (WITH TIES: still a prefix of the result order) and only
- * its matches are sorted. Its filter must then be one clause (`ties`: see checkClause), or the
- * planner sorts every match instead of stopping at the page; in that clause the cheapest test first.
+ * How a newest-first window ends after `rows` rows (a `$n` or rowCount), in result order `timeOrder` (as the index holds it)
+ * then `idOrder`. Cut after exactly N rows, it sorts every row it reads by id within its time; when the page needs `needed` ≥
+ * tiesMin matches it ends after its Nth row's whole time instead (WITH TIES: still a prefix of the result order) and only its
+ * matches are sorted. Its filter must then be one clause (`ties`: see checkClause), or the planner sorts every match instead of
+ * stopping at the page; in that clause the cheapest test first.
  */
 export function windowCut(
   timeOrder: string,
@@ -46,10 +40,9 @@ export function windowCut(
 }
 
 /**
- * The rows after row `after` in result order (`time` DESC, id DESC) of `table` as `alias`,
- * written so that an index on (…, time) starts there: its time is read by primary key in the
- * statement (a record holds it in whole seconds only). A row deleted in between has no time: no
- * rows, and the next step answers.
+ * The rows after row `after` in result order (`time` DESC, id DESC) of `table` as `alias`, written so that an index on (…,
+ * time) starts there: its time is read by primary key in the statement (a record holds it in whole seconds only). A row deleted
+ * in between has no time: no rows, and the next step answers.
  */
 export function afterRow(alias: string, table: string, time: string, after: number, p: SqlParams): string[] {
   const id = `${p.add(after)}::bigint`;
@@ -58,10 +51,9 @@ export function afterRow(alias: string, table: string, time: string, after: numb
 }
 
 /**
- * The first step at or above `n` of a ladder of ten steps a decade from `least` (100, 126, 158,
- * 200, …), the last step `top` itself; undefined past `top`. A window length planned once is
- * written in the text, so it is rounded up to this ladder: a longer window is as exact, and few
- * texts name each account.
+ * The first step at or above `n` of a ladder of ten steps a decade from `least` (100, 126, 158, 200, …), the last step `top`
+ * itself; undefined past `top`. A window length planned once is written in the text, so it is rounded up to this ladder: a
+ * longer window is as exact, and few texts name each account.
  */
 export function ladderAbove(n: number, top: number, least: number = COSTS['windows.ladderLeast'].value): number | undefined {
   // Written so that NaN is past the top too (the loop below would never end).
@@ -79,9 +71,9 @@ export function ladderStep(n: number, least: number): number {
 }
 
 /**
- * The rows a window reads for a term in `share` of the rows: `room` times the rows page `page`
- * is expected to need, up to the cap; `rows` undefined when even the expected rows pass the cap.
- * `expected` is those rows, for a caller that weighs them against another strategy.
+ * The rows a window reads for a term in `share` of the rows: `room` times the rows page `page` is expected to need, up to the
+ * cap; `rows` undefined when even the expected rows pass the cap. `expected` is those rows, for a caller that weighs them
+ * against another strategy.
  */
 export function shareWindow(page: number, share: number, limits: WindowLimits): { rows?: number; expected: number } {
   const expected = (page * PAGE_SIZE + 1) / share;
@@ -89,23 +81,12 @@ export function shareWindow(page: number, share: number, limits: WindowLimits): 
   return { rows: Math.min(limits.walkCap, Math.ceil(expected * limits.room)), expected };
 }
 
-/** A longer window after one that gave way, and the index read it is weighed against. */
-export interface LongerWindow {
-  /** Its rows: `room` times the rows the page is expected to need. */
-  rows: number;
-  /** What it costs: its rows, or for one that continues, what is still to pay. */
-  cost: number;
-  /** What the index costs: the rows it fetches, in window rows (tableRows is priced so). */
-  fetched: number;
-}
-
 /**
- * The first window (`limits.window` rows) gave way holding `returned` rows of page `page`: a
- * sample of the newest rows. With m matches the walk fills the page after need × window / m
- * rows; the index fetches tableRows × max(m, candidates) / window. A window that starts over
- * pays its whole length; one that `continues` after the first one's last match pays the rows
- * past the first window and the first window's rows after its last match (window ÷ m).
- * Undefined without a match.
+ * A longer window after the first (`limits.window` rows) gave way holding `returned` rows of page `page`, a sample of the newest
+ * rows: with m matches the page fills after need × window ÷ m rows, so the longer window has `room` times that (`rows`); its
+ * `cost` is its rows, or for one that `continues` after the first one's last match the rows past the first window plus the
+ * first window's after its last match (window ÷ m). The index `fetched` tableRows × max(m, candidates) ÷ window, tableRows
+ * priced in window rows. Undefined without a match.
  */
 export function weighLongerWindow(
   page: number,
@@ -114,7 +95,7 @@ export function weighLongerWindow(
   limits: WindowLimits,
   candidates = 0,
   continues = false,
-): LongerWindow | undefined {
+) {
   if (returned === 0) return undefined;
   const matched = (page - 1) * PAGE_SIZE + returned;
   const expected = ((page * PAGE_SIZE + 1) * limits.window) / matched;
@@ -125,19 +106,12 @@ export function weighLongerWindow(
 }
 
 /**
- * The longer window's rows when it is worth it (weighLongerWindow: no dearer than the index,
- * within the cap and longer than the first), else undefined: the index answers, as it does
- * with no match in the sample or no row estimate.
+ * The longer window's rows when it is worth it (weighLongerWindow: no dearer than the index, within the cap and longer than the
+ * first), else undefined: the index answers, as it does with no match in the sample or no row estimate.
  */
-export function longerWindow(
-  page: number,
-  returned: number,
-  tableRows: number | null | undefined,
-  limits: WindowLimits,
-  candidates = 0,
-  continues = false,
-): number | undefined {
+export function longerWindow(...args: Parameters<typeof weighLongerWindow>): number | undefined {
+  const [, , tableRows, limits] = args;
   if (!(tableRows && tableRows > 0)) return undefined;
-  const w = weighLongerWindow(page, returned, tableRows, limits, candidates, continues);
+  const w = weighLongerWindow(...args);
   return w && w.cost <= w.fetched && w.rows <= limits.walkCap && w.rows > limits.window ? w.rows : undefined;
 }
