@@ -590,7 +590,6 @@ function plannedMessages(
   walk: 'account' | 'inbox' = 'account',
 ) {
   const input: messageStrategies.MessagePlanInput = {
-    db: t.db,
     query,
     select: 'record',
     limits: MESSAGE_LIMITS,

@@ -45,19 +45,8 @@ async function planInput(db: Db, query: MessageQuery, select: Select, limits: Me
   const first = query.words.some(hasTrigram) ? firstMessageStep(query, stats, limits, walk, shares, indexed?.share) : undefined;
   const sender = senderRows(query, stats, indexes.has(INDEX.messagesSender), limits);
   const wordIndex = indexed ? [indexed.word] : [];
-  const input: MessagePlanInput = {
-    db,
-    query,
-    select,
-    limits,
-    stats,
-    walk,
-    first,
-    senderRows: sender,
-    wordIndex,
-    disabled: plan.disabled,
-  };
-  return input;
+  const disabled = plan.disabled;
+  return { query, select, limits, stats, walk, first, senderRows: sender, wordIndex, disabled } satisfies MessagePlanInput;
 }
 
 /**

@@ -46,7 +46,7 @@ export const COSTS = {
   /** A window is this many times the rows it is expected to need, as the estimate is rough (#messages-postgres-engine). */
   'messages.room': { value: 1.5, off: 1 },
   /** First window for unseen words past the capped read: its matches size the next (#messages-postgres-engine). */
-  'messages.sampleWindow': { value: 600, off: 0 },
+  'messages.sample': { value: 600, off: 0 },
   /** The capped read's least cap: a rare word's whole answer in one statement (#messages-postgres-engine). */
   'messages.capped': { value: 1_000, off: 0 },
   /** A candidate's visit by a trigram read (heap row, word-start test) in window rows (#messages-postgres-engine). */

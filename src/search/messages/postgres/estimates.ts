@@ -5,7 +5,7 @@
  */
 import { wordIndexServes } from '../../../db/message-words.js';
 import { PAGE_SIZE } from '../../context.js';
-import { knob, type KnobName } from '../../plan/costs.js';
+import { COSTS, knob, type KnobName } from '../../plan/costs.js';
 import type { PlanOptions } from '../../plan/strategy.js';
 import { ladderStep, shareWindow, windowCanHold, type WindowLimits } from '../../plan/windows.js';
 import {
@@ -22,28 +22,13 @@ import type { MessageQuery } from '../query.js';
 import type { ScopeIndex } from './clauses.js';
 import type { MessageWalk } from './statements.js';
 
-const KNOBS = {
-  window: 'messages.window',
-  walkCap: 'messages.walkCap',
-  room: 'messages.room',
-  sample: 'messages.sampleWindow',
-  capped: 'messages.capped',
-  scopeIndex: 'messages.scopeIndex',
-  matchRows: 'messages.matchRows',
-  sampleRows: 'messages.sampleRows',
-  visitEntries: 'messages.visitEntries',
-  wordIndexShare: 'messages.wordIndexShare',
-  wordIndexRows: 'messages.wordIndexRows',
-  entryRows: 'messages.entryRows',
-  narrowingFirst: 'messages.narrowingFirst',
-} as const satisfies Record<string, KnobName>;
-
-/** The engine's knobs (plan/costs.ts, `messages.*`): `sample` is the sample window's rows, `capped` the least cap. */
-export type MessageLimits = WindowLimits & Record<keyof typeof KNOBS, number>;
+/** The engine's knobs (plan/costs.ts, `messages.*`), by name: `sample` the sample window's rows, `capped` the least cap. */
+export type MessageLimits = WindowLimits & { [K in KnobName as K extends `messages.${infer N}` ? N : never]: number };
 
 /** The knobs' values, those `options` disable at their neutral value. */
 export function messageLimits(options?: PlanOptions): MessageLimits {
-  return Object.fromEntries(Object.entries(KNOBS).map(([key, name]) => [key, knob(name, options)])) as unknown as MessageLimits;
+  const names = Object.keys(COSTS).filter((n): n is KnobName => n.startsWith('messages.'));
+  return Object.fromEntries(names.map((n) => [n.slice('messages.'.length), knob(n, options)])) as unknown as MessageLimits;
 }
 
 export const MESSAGE_LIMITS = messageLimits();
@@ -86,7 +71,7 @@ export function scopeRows(query: MessageQuery, stats: TableStats): number {
   return accountRows(query, stats) * scopeShare(query, stats);
 }
 
-/** Whether a window tests the inboxes and the sender before the words (NARROWING_FIRST_SHARE). */
+/** Whether a window tests the inboxes and the sender before the words (`messages.narrowingFirst`). */
 export function narrowingFirst(
   query: MessageQuery,
   stats: TableStats | undefined,
@@ -123,7 +108,7 @@ export function wordShares(query: MessageQuery, stats: TableStats | undefined, l
   return query.words.map((w) => (lexemes && wordIndexServes(w) ? prefixShare(lexemes, w) : estimateShare(stats, ['content'], w)));
 }
 
-/** The word the word index reads by: of the words it serves under MESSAGE_WORD_INDEX_SHARE, the rarest, then the longest. */
+/** The word the word index reads by: of the words it serves under `messages.wordIndexShare`, the rarest, then the longest. */
 export function indexedWord(query: MessageQuery, shares: ReadonlyArray<number | undefined>, limits = MESSAGE_LIMITS) {
   let best: { word: string; share: number } | undefined;
   query.words.forEach((word, i) => {
@@ -145,9 +130,9 @@ export function unseenMatches(query: MessageQuery, stats: TableStats): number {
 }
 
 /**
- * The capped read's cap, where visiting its matches (C × MESSAGE_MATCH_ROWS ÷ scope share) costs
+ * The capped read's cap, where visiting its matches (C × `matchRows` ÷ scope share) costs
  * what the window after it walks (need × room × scope rows ÷ C): C = share × √(room × need ×
- * account rows ÷ MESSAGE_MATCH_ROWS), on the ladder from `limits.capped` to ten times it.
+ * account rows ÷ `matchRows`), on the ladder from `limits.capped` to ten times it.
  */
 export function cappedReadCap(query: MessageQuery, stats: TableStats, limits: MessageLimits): number {
   const rows = (limits.room * need(query) * accountRows(query, stats)) / limits.matchRows;

@@ -1,12 +1,9 @@
 /**
- * The Postgres message engine's strategies (docs/plans.md, Messages), run by plan/executor.ts:
- * each returns exactly the walk's rows in its order. `applies`: it can answer now; `cost`: its
- * estimate when it is the step the statistics choose (nextStep), else Infinity, so a strategy
- * the statistics do not choose runs only when forced. A window that gives way continues after
- * its last match (its sample of what the trigram index would fetch deciding when the statistics
- * cannot), and the trigram index answers whatever is left.
+ * The Postgres message engine's strategies (docs/plans.md, Messages), run by plan/executor.ts,
+ * each returning exactly the walk's rows in its order. `applies`: it can answer now; `cost`: its
+ * estimate when it is the step the statistics choose (nextStep), else Infinity (forced only).
  */
-import type { Db, SqlQuery } from '../../../db/db.js';
+import type { SqlQuery } from '../../../db/db.js';
 import { PAGE_SIZE } from '../../context.js';
 import type { PlanCaching, Progress, Step, Strategy } from '../../plan/strategy.js';
 import { longerWindow, windowCanHold } from '../../plan/windows.js';
@@ -17,7 +14,6 @@ import * as st from './statements.js';
 
 /** What every strategy weighs, gathered once per search (postgres.ts). */
 export interface MessagePlanInput {
-  db: Db;
   query: MessageQuery;
   select: st.Select;
   limits: MessageLimits;
@@ -121,17 +117,16 @@ function statisticsStep(input: MessagePlanInput, so: So): string {
   return first.strategy !== 'trigram' && windowCanHold(page(input), windowRows(input)) ? WINDOW : TRIGRAM;
 }
 
-/** A strategy's cost: `estimate` when the statistics choose it, else Infinity (run only when forced). */
-const chosen =
-  (name: string, estimate: (input: MessagePlanInput, so: So) => number) =>
-  (input: MessagePlanInput, so: So): number =>
-    nextStep(input, so) === name ? estimate(input, so) : Infinity;
+type Parts = Pick<MessageStrategy, 'applies' | 'statement' | 'read' | 'caching'>;
 
-export const capped: MessageStrategy = {
-  name: CAPPED,
-  label: 'search_messages_pg_capped',
+/** Strategy `name`, its statements run as `search_messages_pg_<label>`, its cost `estimate` when nextStep chooses it. */
+function define(name: string, label: string, estimate: MessageStrategy['cost'], parts: Parts): MessageStrategy {
+  const cost = (input: MessagePlanInput, so: So) => (nextStep(input, so) === name ? estimate(input, so) : Infinity);
+  return { name, label: `search_messages_pg_${label}`, cost, ...parts };
+}
+
+export const capped = define(CAPPED, 'capped', (input) => capOf(input) * input.limits.matchRows, {
   applies: (input, so) => input.first !== undefined && so.tried.length === 0,
-  cost: chosen(CAPPED, (input) => capOf(input) * input.limits.matchRows),
   caching: (input) =>
     fewCandidatesScope(input.query, input.stats, input.limits, capOf(input)) === 'hidden' ? firstPage(input) : 'no',
   statement: (input, _so, inText) => {
@@ -142,32 +137,23 @@ export const capped: MessageStrategy = {
   // Fewer candidates than the cap: every match was among them (a null id stands for an empty page).
   read: (rows, input) =>
     Number(rows[0]?.matched) < capOf(input) ? done(rows.filter((r) => r.id !== null)) : { done: false, rows: [] },
-};
+});
 
-export const sender: MessageStrategy = {
-  name: SENDER,
-  label: 'search_messages_pg_sender',
+export const sender = define(SENDER, 'sender', ({ senderRows }) => senderRows ?? 0, {
   applies: ({ query }, so) => query.sender !== undefined && so.found.length === 0,
-  cost: chosen(SENDER, ({ senderRows }) => senderRows ?? 0),
   caching: firstPage,
   statement: (input, _so, inText) => statement(input, (select) => st.senderStatement(input.query, select, inText)),
   read: done,
-};
+});
 
-export const walk: MessageStrategy = {
-  name: WALK,
-  label: 'search_messages_pg_walk',
+export const walk = define(WALK, 'walk', ({ stats, query }) => (stats ? scopeRows(query, stats) : 0), {
   applies: () => true,
-  cost: chosen(WALK, ({ stats, query }) => (stats ? scopeRows(query, stats) : 0)),
   statement: (input) => statement(input, (select) => st.walkStatement(input.query, select)),
   read: done,
-};
+});
 
-export const window: MessageStrategy = {
-  name: WINDOW,
-  label: 'search_messages_pg_window',
+export const window = define(WINDOW, 'window', windowRows, {
   applies: (input, so) => so.found.length === 0 && !so.tried.includes(WINDOW) && windowCanHold(page(input), windowRows(input)),
-  cost: chosen(WINDOW, windowRows),
   // One plan whatever the values: the walk of the account's newest messages (its account in the
   // text, so the plan is weighed for its rows), or of its one inbox's.
   caching: (input) => (input.query.offset > 0 ? 'no' : input.walk === 'inbox' ? 'once' : 'oncePerAccount'),
@@ -176,23 +162,17 @@ export const window: MessageStrategy = {
       st.windowStatement(input.query, { rows: windowRows(input), ...windowShape(input) }, select, inText),
     ),
   read: (rows, { query }) => (rows.length >= query.limit ? done(rows) : { done: false, rows }),
-};
+});
 
-export const windowSample: MessageStrategy = {
-  name: SAMPLE,
-  label: 'search_messages_pg_window_sample',
+export const windowSample = define(SAMPLE, 'window_sample', (input) => Math.min(windowRows(input), input.limits.sampleRows), {
   applies: (_input, so) => lastRun(so) === WINDOW && so.found.length > 0,
-  cost: chosen(SAMPLE, (input) => Math.min(windowRows(input), input.limits.sampleRows)),
   // The newest rows of the window stand for all of it; they are in the buffer cache.
   statement: (input) => st.sampleStatement(input.query, Math.min(windowRows(input), input.limits.sampleRows), input.walk),
   read: (_rows, _input, so) => ({ done: false, rows: so.found }),
-};
+});
 
-export const windowRest: MessageStrategy = {
-  name: REST,
-  label: 'search_messages_pg_window',
+export const windowRest = define(REST, 'window', (input, so) => restRows(input, so) as number, {
   applies: (input, so) => [WINDOW, SAMPLE].includes(lastRun(so) ?? '') && typeof restRows(input, so) === 'number',
-  cost: chosen(REST, (input, so) => restRows(input, so) as number),
   // From the first window's last match on: all the page's rows before it were in that window.
   statement: (input, so) => {
     const rest = {
@@ -206,7 +186,7 @@ export const windowRest: MessageStrategy = {
     const all = [...so.found, ...rows];
     return all.length >= query.limit ? done(all) : { done: false, rows: all };
   },
-};
+});
 
 /** A code's or a rare word's few candidates, or the word index's: the scope's index only where small. */
 function trigramScope(input: MessagePlanInput) {
@@ -214,18 +194,20 @@ function trigramScope(input: MessagePlanInput) {
   return few || input.wordIndex.length > 0 ? fewCandidatesScope(input.query, input.stats, input.limits) : 'indexed';
 }
 
-export const trigram: MessageStrategy = {
-  name: TRIGRAM,
-  label: 'search_messages_pg_trigram',
-  applies: ({ first }) => first !== undefined,
-  cost: chosen(TRIGRAM, ({ stats, query, limits }) => (stats ? scopeRows(query, stats) * limits.matchRows : 0)),
-  caching: (input) => (trigramScope(input) === 'hidden' ? firstPage(input) : 'no'),
-  statement: (input, _so, inText) => {
-    const shape = { scope: trigramScope(input), wordIndex: input.wordIndex };
-    return statement(input, (select) => st.trigramStatement(input.query, shape, select, inText));
+export const trigram = define(
+  TRIGRAM,
+  'trigram',
+  ({ stats, query, limits }) => (stats ? scopeRows(query, stats) * limits.matchRows : 0),
+  {
+    applies: ({ first }) => first !== undefined,
+    caching: (input) => (trigramScope(input) === 'hidden' ? firstPage(input) : 'no'),
+    statement: (input, _so, inText) => {
+      const shape = { scope: trigramScope(input), wordIndex: input.wordIndex };
+      return statement(input, (select) => st.trigramStatement(input.query, shape, select, inText));
+    },
+    read: done,
   },
-  read: done,
-};
+);
 
 /** In order of preference among equals; the plain walk last. */
 export const MESSAGE_STRATEGIES: readonly MessageStrategy[] = [capped, sender, window, windowSample, windowRest, trigram, walk];
