@@ -52,18 +52,20 @@ import { PAGE_SIZE } from '../src/search/params.js';
 import { shareWithinAccount, tableStats } from '../src/search/statistics.js';
 import { splitWords } from '../src/search/text.js';
 import { buildMessageQuery } from '../src/search/messages/query.js';
+import { createPostgresEngine } from '../src/search/messages/postgres.js';
+import type { ScopeIndex } from '../src/search/messages/postgres/clauses.js';
+import { MESSAGE_LIMITS, type MessageLimits } from '../src/search/messages/postgres/estimates.js';
 import {
-  buildMessageIdsQuery,
-  buildMessageRecordsQuery,
-  createPostgresEngine,
-  MESSAGE_LIMITS,
-  MESSAGE_WINDOW,
-  type MessageLimits,
-  type MessageStatementOptions,
-  type MessageStrategy,
+  asRecords,
+  senderStatement,
+  trigramStatement,
+  walkStatement,
+  windowStatement,
   type MessageWindowRest,
-  type ScopeIndex,
-} from '../src/search/messages/postgres.js';
+  type WindowShape,
+} from '../src/search/messages/postgres/statements.js';
+import * as messageStrategies from '../src/search/messages/postgres/strategies.js';
+import { planStatement } from '../src/search/plan/executor.js';
 import { MESSAGE_COLUMNS, type MessageRow } from '../src/search/messages/records.js';
 import { wordIndexServes } from '../src/db/message-words.js';
 import { blindStatistics, createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
@@ -508,7 +510,7 @@ describe("the Postgres message engine's trigram reads", () => {
     for (const q of ['order', 'order refund', 'zzqx']) {
       const query = buildMessageQuery(access.admin, { q }, NOW.getTime());
       for (const strategy of ['trigram', 'capped'] as const) {
-        const plan = await steeredPlan(buildMessageIdsQuery(query!, strategy, 1_000));
+        const plan = await steeredPlan(trigramStatement(query!, { cap: strategy === 'capped' ? 1_000 : undefined }));
         expect(plan, `${strategy} ${q}`).toContain('Bitmap Index Scan on index_messages_on_content');
         expect(plan, `${strategy} ${q}`).not.toContain('%order%');
       }
@@ -518,11 +520,12 @@ describe("the Postgres message engine's trigram reads", () => {
   it("read an agent's few candidates from the trigram index alone when the scope is hidden", async () => {
     const query = buildMessageQuery(access.agent, { q: 'zzqx' }, NOW.getTime());
     for (const strategy of ['trigram', 'capped'] as const) {
-      const hidden = await steeredPlan(buildMessageIdsQuery(query!, strategy, 1_000, { scope: 'hidden' }));
+      const cap = strategy === 'capped' ? 1_000 : undefined;
+      const hidden = await steeredPlan(trigramStatement(query!, { cap, scope: 'hidden' }));
       expect(hidden, strategy).toContain('Bitmap Index Scan on index_messages_on_content');
       expect(hidden, strategy).not.toContain('index_messages_on_account_id_and_inbox_id');
       // Written for it, the planner (sequential scans off) does intersect the two.
-      const indexed = await steeredPlan(buildMessageIdsQuery(query!, strategy, 1_000, { scope: 'indexed' }));
+      const indexed = await steeredPlan(trigramStatement(query!, { cap, scope: 'indexed' }));
       expect(indexed, strategy).toContain('index_messages_on_account_id_and_inbox_id');
     }
   });
@@ -535,7 +538,7 @@ describe("the Postgres message engine's sender walk", () => {
     try {
       await client.query('BEGIN');
       await client.query('SET LOCAL enable_seqscan = off');
-      const q = buildMessageIdsQuery(query!, 'sender');
+      const q = senderStatement(query!);
       const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${q.text}`, q.values);
       expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toContain(INDEX.messagesSender);
     } finally {
@@ -561,14 +564,43 @@ describe("the Postgres message engine's sender walk", () => {
         until: NOW.getTime() / 1000 - DAY,
       },
     ]) {
-      const statement = buildMessageIdsQuery(buildMessageQuery(access.admin, params, NOW.getTime())!, 'sender');
+      const statement = plannedMessages('sender', buildMessageQuery(access.admin, params, NOW.getTime())!);
       expect(statement.planOnce, JSON.stringify(params)).toBe(true);
       expect(await genericPlan(statement), JSON.stringify(params)).toContain(`Index Scan using ${INDEX.messagesSender}`);
     }
     const later = buildMessageQuery(access.admin, { q: 'order', from: 'contact:1', page: 2 }, NOW.getTime())!;
-    expect(buildMessageIdsQuery(later, 'sender').planOnce).toBeUndefined();
+    expect(plannedMessages('sender', later).planOnce).toBeUndefined();
   });
 });
+
+type MessageQuery = NonNullable<ReturnType<typeof buildMessageQuery>>;
+const MESSAGE_WINDOW = MESSAGE_LIMITS.window;
+
+/** A window's statement reading records, as it is written (not as it is planned). */
+const windowRecords = (query: MessageQuery, shape: WindowShape) => asRecords(windowStatement(query, shape, 'record'));
+
+/**
+ * A message strategy's first statement reading records as the executor plans it (planOnce and
+ * anyAccount as the strategy declares), for `query` with a first window of `window` rows.
+ */
+function plannedMessages(
+  strategy: 'window' | 'sender',
+  query: MessageQuery,
+  window = MESSAGE_WINDOW,
+  walk: 'account' | 'inbox' = 'account',
+) {
+  const input: messageStrategies.MessagePlanInput = {
+    query,
+    select: 'record',
+    limits: MESSAGE_LIMITS,
+    stats: undefined,
+    walk,
+    first: { strategy: 'window', window },
+    senderRows: 0,
+    wordIndex: [],
+  };
+  return planStatement(messageStrategies[strategy], input, { found: [], tried: [], last: [] });
+}
 
 describe("the Postgres message engine's walk of one inbox", () => {
   it("is planned once on the first page, and its one plan reads searchdesk's index by inbox whatever the inbox", async () => {
@@ -586,7 +618,7 @@ describe("the Postgres message engine's walk of one inbox", () => {
       const query = buildMessageQuery(who, params, NOW.getTime())!;
       for (const window of [MESSAGE_WINDOW, 200]) {
         const label = `${JSON.stringify(params)} window ${window}`;
-        const statement = buildMessageRecordsQuery(query, 'window', window, { walk: 'inbox' });
+        const statement = plannedMessages('window', query, window, 'inbox');
         expect(statement.planOnce, label).toBe(true);
         // The account is a parameter: one plan for every account.
         expect(statement.anyAccount, label).toBeUndefined();
@@ -596,8 +628,8 @@ describe("the Postgres message engine's walk of one inbox", () => {
         expect(plan, label).not.toMatch(/Sort/);
       }
       // The rest of a window walks the same index from its last match.
-      const rest = buildMessageRecordsQuery(query, 'window', { after: 1, rows: 100, found: 3 }, { walk: 'inbox' });
-      expect(rest.planOnce, JSON.stringify(params)).toBeUndefined();
+      const rest = windowRecords(query, { rows: { after: 1, rows: 100, found: 3 }, walk: 'inbox' });
+      expect('caching' in messageStrategies.windowRest, JSON.stringify(params)).toBe(false);
       expect(await genericPlan(rest), JSON.stringify(params)).toContain(`Index Scan using ${INDEX.messagesInbox}`);
     }
   });
@@ -896,22 +928,25 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
   }, 180_000);
 });
 
+/** Window statements shorter than the engine's first (the large account has 10,000 messages): more give way. */
+const MESSAGE_TEST_WINDOWS = [60, 30];
+/** The strategies a search can be forced to start with (the others continue a window). */
+const MESSAGE_FORCED = messageStrategies.MESSAGE_STRATEGIES.map((s) => s.name).filter((n) => !/window_/.test(n));
 /**
- * Lowered message windows (the large account has a few thousand messages): a common word fills
- * the page from the first, a rarer one from a longer window, a rare one goes to the trigram
- * index; the second set's longer windows are too short (room 0.6) so that they often give way.
+ * Forcing reaches every strategy; a window that gives way and whose continuation then fills the
+ * page needs a first window far shorter than the account's 10,000 messages: these limits (the
+ * second's longer windows too short, room 0.6, so that they give way too).
  */
-const MESSAGE_TEST_LIMITS: MessageLimits[] = [
-  // The scope's index for few candidates: always (the test data's inboxes are small), and never.
-  { window: 60, walkCap: 2_000, room: 1.5, sample: 20, capped: 40, scopeIndex: 1e9 },
-  { window: 30, walkCap: 2_000, room: 0.6, sample: 20, capped: 16, scopeIndex: 0 },
+const MESSAGE_SHORT_WINDOWS: MessageLimits[] = [
+  { ...MESSAGE_LIMITS, window: 60, walkCap: 2_000, room: 1.5, sample: 20, capped: 40, scopeIndex: 1e9 },
+  { ...MESSAGE_LIMITS, window: 30, walkCap: 2_000, room: 0.6, sample: 20, capped: 16, scopeIndex: 0 },
 ];
 
 describe('the Postgres message engine', () => {
   it('continues a window from its last match, and reads nothing after a message deleted since', async () => {
     const query = buildMessageQuery(access.admin, { q: 'order' }, NOW.getTime())!;
-    const ids = (window: number | MessageWindowRest) =>
-      t.db.query<{ id: number }>(buildMessageIdsQuery(query, 'window', window)).then((r) => r.map((x) => Number(x.id)));
+    const ids = (rows: number | MessageWindowRest) =>
+      t.db.query<{ id: number }>(windowStatement(query, { rows })).then((r) => r.map((x) => Number(x.id)));
     const page = await ids(2_000);
     expect(page.length).toBe(query.limit);
     // The page's first 5 rows, then the rest of it from the fifth on.
@@ -971,7 +1006,7 @@ describe('the Postgres message engine', () => {
     for (const [who, params] of cases) {
       const query = buildMessageQuery(who, params, NOW.getTime())!;
       for (const window of [MESSAGE_WINDOW, 200]) {
-        const statement = buildMessageRecordsQuery(query, 'window', window);
+        const statement = plannedMessages('window', query, window);
         const label = `${who.accountId} ${JSON.stringify(params)} window ${window}`;
         expect(statement.planOnce, label).toBe(true);
         // The same statement for any account, planned for its values, gives the same rows.
@@ -987,8 +1022,8 @@ describe('the Postgres message engine', () => {
     }
     // The rest of a window, and later pages, are planned for their values.
     const query = buildMessageQuery(access.admin, { q: 'order', page: 2 }, NOW.getTime())!;
-    expect(buildMessageRecordsQuery(query, 'window', MESSAGE_WINDOW).planOnce).toBeUndefined();
-    expect(buildMessageRecordsQuery(query, 'window', { after: 1, rows: 100, found: 3 }).planOnce).toBeUndefined();
+    expect(plannedMessages('window', query).planOnce).toBeUndefined();
+    expect('caching' in messageStrategies.windowRest).toBe(false);
   });
 
   it("answers from a window cut inside one creation time with the walk's page", async () => {
@@ -1004,12 +1039,11 @@ describe('the Postgres message engine', () => {
     expect(tie, 'a time many messages share').toBeDefined();
     // A word start most messages hold: windows of 20 rows or more fill the page.
     const query = buildMessageQuery(access.admin, { q: 'a', until: Number(tie!.at) }, NOW.getTime())!;
-    const ids = (strategy: MessageStrategy, window?: number) =>
-      t.db.query<{ id: number }>(buildMessageIdsQuery(query, strategy, window)).then((r) => r.map((x) => Number(x.id)));
-    const walk = await ids('walk');
+    const ids = (statement: SqlQuery) => t.db.query<{ id: number }>(statement).then((r) => r.map((x) => Number(x.id)));
+    const walk = await ids(walkStatement(query));
     let answered = 0;
     for (let size = 20; size < tie!.shared; size += 5) {
-      const window = await ids('window', size);
+      const window = await ids(windowStatement(query, { rows: size }));
       if (window.length < query.limit) continue;
       answered++;
       expect(window, `a window of ${size}`).toEqual(walk);
@@ -1104,13 +1138,7 @@ describe('the Postgres message engine', () => {
       query: <R extends object>(q: SqlQuery, label?: string) =>
         label === 'index_catalog' ? Promise.resolve([] as R[]) : spied.query<R>(q, label),
     };
-    const ids = (
-      query: NonNullable<ReturnType<typeof buildMessageQuery>>,
-      strategy: MessageStrategy,
-      window?: number,
-      options?: MessageStatementOptions,
-    ) =>
-      t.db.query<{ id: number }>(buildMessageIdsQuery(query, strategy, window, options)).then((r) => r.map((x) => Number(x.id)));
+    const ids = (statement: SqlQuery) => t.db.query<{ id: number }>(statement).then((r) => r.map((x) => Number(x.id)));
     await fc.assert(
       fc.asyncProperty(
         fc.array(
@@ -1130,64 +1158,69 @@ describe('the Postgres message engine', () => {
           const params = { q: qWords.join(' '), page, ...filters, ...bounds };
           const query = buildMessageQuery(access[who], params, NOW.getTime());
           if (!query) return;
-          const walk = await ids(query, 'walk');
-          expect(await ids(query, 'trigram')).toEqual(walk);
-          expect(await ids(query, 'trigram', undefined, { scope: 'hidden' })).toEqual(walk);
+          const walk = await ids(walkStatement(query));
+          expect(await ids(trigramStatement(query, {}))).toEqual(walk);
+          expect(await ids(trigramStatement(query, { scope: 'hidden' }))).toEqual(walk);
           // The candidates from searchdesk's word index, by the words it serves (the word-start
           // expression decides on the others), for both ways to the scope.
           const served = query.words.filter(wordIndexServes);
           if (served.length > 0) {
             bump(counts, served.length < query.words.length ? 'word index read, some words' : 'word index read');
-            expect(await ids(query, 'trigram', undefined, { wordIndex: served })).toEqual(walk);
-            expect(await ids(query, 'trigram', undefined, { wordIndex: served, scope: 'hidden' })).toEqual(walk);
+            expect(await ids(trigramStatement(query, { wordIndex: served }))).toEqual(walk);
+            expect(await ids(trigramStatement(query, { wordIndex: served, scope: 'hidden' }))).toEqual(walk);
           }
           // The page's records as the walk's ids read again by primary key.
           const records = await t.db.query<MessageRow>({
             text: `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id = ANY($1::bigint[]) ORDER BY m.created_at DESC, m.id DESC`,
             values: [walk],
           });
-          for (const size of [undefined, ...MESSAGE_TEST_LIMITS.map((l) => l.window)]) {
-            const window = await ids(query, 'window', size);
+          for (const rows of [MESSAGE_WINDOW, ...MESSAGE_TEST_WINDOWS]) {
+            const window = await ids(windowStatement(query, { rows }));
             if (window.length >= query.limit) {
               bump(counts, 'window answered');
               for (const key of Object.keys(filters)) bump(counts, `window answered with ${key}`);
               expect(window).toEqual(walk);
             } else bump(counts, 'window gave way');
             // The inboxes and the sender tested before the words: the same rows.
-            expect(await ids(query, 'window', size, { narrowingFirst: true })).toEqual(window);
+            expect(await ids(windowStatement(query, { rows, narrowingFirst: true }))).toEqual(window);
             // One inbox's own messages walked: a window that holds the page holds the walk's.
             if (query.inboxIds.length === 1) {
-              const inboxWindow = await ids(query, 'window', size, { walk: 'inbox' });
+              const inboxWindow = await ids(windowStatement(query, { rows, walk: 'inbox' }));
               if (inboxWindow.length >= query.limit) {
                 bump(counts, 'inbox window answered');
                 expect(inboxWindow).toEqual(walk);
               } else expect(walk.slice(0, inboxWindow.length)).toEqual(inboxWindow);
             }
           }
-          for (const limits of [MESSAGE_LIMITS, ...MESSAGE_TEST_LIMITS]) {
-            for (const db of [spied, blind, noSenderIndex]) {
-              ran.length = 0;
-              cappedScopes.length = 0;
-              caps.length = 0;
-              inboxWalks = 0;
-              wordIndexReads.length = 0;
-              const engine = createPostgresEngine(db, limits);
-              expect(await engine.findIds(query)).toEqual(walk);
-              bump(counts, ran.join(' > '));
-              if (inboxWalks > 0) bump(counts, `${ran.join(' > ')} through one inbox`);
-              for (const read of new Set(wordIndexReads)) bump(counts, `${read} through the word index`);
-              if (ran[0] === 'capped' && query.sender) bump(counts, `${ran.join(' > ')} with from`);
-              if (ran.join() === 'capped' && walk.length === 0) bump(counts, 'capped, empty page');
-              if (ran.join() === 'capped') bump(counts, `capped, scope ${cappedScopes[0]}`);
-              if (db === blind && limits !== MESSAGE_LIMITS && page === 1 && ran[0] === 'window')
-                bump(counts, 'unseen words in a large scope: window first');
-              // The blind statistics' million messages raise the lowered caps (cappedReadCap).
-              if (ran[0] === 'capped' && ran.length > 1 && (caps[0] ?? 0) > limits.capped)
-                bump(counts, 'a raised cap reached, then the windows');
-              // The same plan reading the records in its statements: the same rows, every column.
-              const rows = await engine.findRows!(query);
-              expect(rows.map(({ matched: _, ...row }: MessageRow & { matched?: number }) => row)).toEqual(records);
-            }
+          // As planned on each database, and each strategy forced first on the real statistics
+          // (the ladder going on after it when it gives way).
+          const runs: Array<{ db: Db; force?: string; limits?: MessageLimits }> = [
+            ...[spied, blind, noSenderIndex].map((db) => ({ db })),
+            ...MESSAGE_FORCED.map((force) => ({ db: spied, force })),
+            ...MESSAGE_SHORT_WINDOWS.flatMap((limits) => [spied, blind, noSenderIndex].map((db) => ({ db, limits }))),
+          ];
+          for (const { db, force, limits } of runs) {
+            ran.length = 0;
+            cappedScopes.length = 0;
+            caps.length = 0;
+            inboxWalks = 0;
+            wordIndexReads.length = 0;
+            const engine = createPostgresEngine(db, limits, { force });
+            expect(await engine.findIds(query)).toEqual(walk);
+            bump(counts, ran.join(' > '));
+            if (inboxWalks > 0) bump(counts, `${ran.join(' > ')} through one inbox`);
+            for (const read of new Set(wordIndexReads)) bump(counts, `${read} through the word index`);
+            if (ran[0] === 'capped' && query.sender) bump(counts, `${ran.join(' > ')} with from`);
+            if (ran.join() === 'capped' && walk.length === 0) bump(counts, 'capped, empty page');
+            if (ran.join() === 'capped') bump(counts, `capped, scope ${cappedScopes[0]}`);
+            // The blind statistics' million messages raise the lowered caps (cappedReadCap).
+            if (db === blind && limits && page === 1 && ran[0] === 'window')
+              bump(counts, 'unseen words in a large scope: window first');
+            if (ran[0] === 'capped' && ran.length > 1 && (caps[0] ?? 0) > (limits ?? MESSAGE_LIMITS).capped)
+              bump(counts, 'a raised cap reached, then the windows');
+            // The same plan reading the records in its statements: the same rows, every column.
+            const rows = await engine.findRows!(query);
+            expect(rows.map(({ matched: _, ...row }: MessageRow & { matched?: number }) => row)).toEqual(records);
           }
         },
       ),

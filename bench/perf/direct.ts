@@ -20,7 +20,8 @@ import type { SearchClient } from '../../src/search/messages/client.js';
 import { createElasticsearchClient, elasticsearchSearchClient } from '../../src/search/messages/elasticsearch.js';
 import { searchMessages } from '../../src/search/messages/index.js';
 import type { MessageEngine } from '../../src/search/messages/engine.js';
-import { buildMessageIdsQuery, createPostgresEngine } from '../../src/search/messages/postgres.js';
+import { createPostgresEngine } from '../../src/search/messages/postgres.js';
+import { walkStatement } from '../../src/search/messages/postgres/statements.js';
 import { createOpenSearchClient, openSearchSearchClient } from '../../src/search/messages/opensearch.js';
 import { createSearchdeskEngine } from '../../src/search/messages/searchdesk.js';
 import { createSearchkickEngine } from '../../src/search/messages/searchkick.js';
@@ -228,7 +229,7 @@ export class Direct {
       }
       case 'messages': {
         const query = buildMessageQuery(access, parseParams('messages', q.args), Date.now());
-        return query ? buildMessageIdsQuery(query) : undefined;
+        return query ? walkStatement(query) : undefined;
       }
       default:
         return undefined;

@@ -1,29 +1,13 @@
 /**
- * The word index of message contents (`searchdesk_messages_words`, created by `db indexes`): the
- * starts of words as lexemes of a GIN index, so that the Postgres engine finds the messages
- * holding a word start by a few posting lists instead of the trigram index's candidates (a word no
- * sampled message holds, at M: 1.6 ms with the trigram index, 0.7–1.05 with this one).
- *
- * The index is a prefilter: a superset of the messages where each word starts a word, which the
- * word-start expression then decides (wordStartRegex). It holds, for the first
- * MESSAGE_WORDS_INDEXED characters of each content, every run of ASCII letters and digits after
- * İ → i and the Kelvin sign → k and ASCII lower-casing (the only code points foldCase makes ASCII
- * letters of), each run cut into pieces of WORD_PIECE characters (a lexeme holds at most 2,047
- * bytes), and a marker lexeme on every longer content, which every query of the index matches. So
- * a word of ASCII letters and digits that starts a word of a content is the start of a lexeme of
- * it, or the content is marked:
- * - the character before a word start is no letter, mark or number (word-characters.ts), so
- *   neither an ASCII letter nor digit: the run starts with the word;
- * - every character of the word's place in the content folds to an ASCII letter or digit, and is
- *   one after the mapping: the run holds the whole word, and its first piece does (a word of at
- *   most WORD_PIECE characters).
- * Every expression is the C collation's (`COLLATE "C"`): the index holds the same lexemes in every
- * database, whatever its locale. No input makes it fail, so it never fails a write of the help desk
- * (tsvector's 1 MB limit and its lexemes' 2 KB are out of reach). A read through it looks up the
- * words it serves (wordIndexQuery) and tests every word of the query by its word start; with none
- * of them served, the candidates come from the trigram index.
+ * The word index of message contents (`searchdesk_messages_words`, `db indexes`): the starts of
+ * words as lexemes of a GIN index, a prefilter the word-start expression then decides on. For the
+ * first MESSAGE_WORDS_INDEXED characters of a content it holds every run of ASCII letters and
+ * digits (after İ → i, the Kelvin sign → k and ASCII lower-casing: the only code points foldCase
+ * makes ASCII letters of), cut into pieces of WORD_PIECE characters, and a marker on every longer
+ * content, which every query matches. A word start is no letter, mark or number after another, so
+ * a served word that starts a word of a content starts a lexeme of it. In the C collation, so the
+ * same lexemes in every database; no input fails a write of the help desk. Evidence: docs/plans.md.
  */
-
 /** The code points foldCase makes ASCII letters of: İ (→ i) and the Kelvin sign (→ k). */
 const FOLDED_TO_ASCII = '\u0130\u212a';
 

@@ -11,7 +11,7 @@ import {
   scopeShare,
   unseenMatches,
   wordShares,
-} from './messages/postgres.js';
+} from './messages/postgres/estimates.js';
 import type { MessageQuery } from './messages/query.js';
 import { estimateShare, type ColumnStats, type LexemeStats, type TableStats } from './statistics.js';
 import {

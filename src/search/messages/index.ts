@@ -16,7 +16,7 @@ import type { MessagesParams } from '../params.js';
 import type { MessageRecord } from '../records.js';
 import { checkClause } from '../sql.js';
 import type { MessageEngine } from './engine.js';
-import { messageFilterClauses } from './postgres.js';
+import { messageFilterClauses } from './postgres/clauses.js';
 import { buildMessageQuery, cutPage, type MessageQuery } from './query.js';
 import { MESSAGE_COLUMNS, toMessageRecord, type MessageRow } from './records.js';
 
@@ -47,16 +47,16 @@ async function findIds(
   query: MessageQuery,
 ): Promise<{ ids: number[]; engine: EngineLabel }> {
   const { primary } = engines;
-  if (primary === engines.postgres) return { ids: await primary.findIds(query), engine: primary.label };
+  if (primary === engines.postgres) return { ids: await primary.findIds(query, ctx), engine: primary.label };
   try {
-    return { ids: await primary.findIds(query), engine: primary.label };
+    return { ids: await primary.findIds(query, ctx), engine: primary.label };
   } catch (err) {
     reportEngineFallback(primary.name, err);
     ctx.logger.warn(
       { event: 'engine_fallback', engine: primary.name, reason: (err as Error).name, message: (err as Error).message },
       `${primary.name} failed; answering from Postgres`,
     );
-    return { ids: await engines.postgres.findIds(query), engine: 'postgres-fallback' };
+    return { ids: await engines.postgres.findIds(query, ctx), engine: 'postgres-fallback' };
   }
 }
 
@@ -90,7 +90,7 @@ export async function searchMessages(ctx: SearchContext, engines: MessageEngines
   if (!query) return { items: [], hasMore: false, engine: engines.primary.label };
   if (engines.primary.findRows) {
     // The engine reads Postgres itself: its rows are the records, read with the same filters.
-    const page = cutPage(await engines.primary.findRows(query));
+    const page = cutPage(await engines.primary.findRows(query, ctx));
     return { items: page.items.map(toMessageRecord), hasMore: page.hasMore, engine: engines.primary.label, query };
   }
   const answer = await searchIds(ctx, engines, query);

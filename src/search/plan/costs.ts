@@ -38,7 +38,33 @@ export const COSTS = {
 
   // Articles (articles.ts): h50-conv
 
-  // Messages, Postgres engine (messages/postgres.ts): h50-msg
+  // Messages, Postgres engine (messages/postgres/)
+  /** Rows of the first window: its matches tell how common the words are (#messages-postgres-engine). */
+  'messages.window': { value: 3_000, off: 0 },
+  /** The longest window: past it the trigram index is the bounded choice whatever the estimate (#messages-postgres-engine). */
+  'messages.walkCap': { value: 40_000, off: Infinity },
+  /** A window is this many times the rows it is expected to need, as the estimate is rough (#messages-postgres-engine). */
+  'messages.room': { value: 1.5, off: 1 },
+  /** First window for unseen words past the capped read: its matches size the next (#messages-postgres-engine). */
+  'messages.sample': { value: 600, off: 0 },
+  /** The capped read's least cap: a rare word's whole answer in one statement (#messages-postgres-engine). */
+  'messages.capped': { value: 1_000, off: 0 },
+  /** A candidate's visit by a trigram read (heap row, word-start test) in window rows (#messages-postgres-engine). */
+  'messages.matchRows': { value: 10, off: 1 },
+  /** Rows of a window that gave way counted again to estimate what the trigram index fetches (#messages-postgres-engine). */
+  'messages.sampleRows': { value: 1_000, off: Infinity },
+  /** Messages of the scope up to which few candidates intersect the scope's index (about 1 ms) (#messages-postgres-engine). */
+  'messages.scopeIndex': { value: 20_000, off: 0 },
+  /** Entries of the scope's index worth one visit, over how much likelier a rare word is: a judgment (#messages-postgres-engine). */
+  'messages.visitEntries': { value: 12, off: 1 },
+  /** Share of messages under which a word start is read from the word index, not the trigram index (#messages-postgres-engine). */
+  'messages.wordIndexShare': { value: 0.01, off: 0 },
+  /** A word-index posting gathered and its message visited, in window rows (#messages-postgres-engine). */
+  'messages.wordIndexRows': { value: 1.6, off: 1 },
+  /** Index entries a bitmap gathers for the cost of one window row (#messages-postgres-engine). */
+  'messages.entryRows': { value: 30, off: Infinity },
+  /** Share of the walked rows under which a window tests the inboxes and sender before the words (#messages-postgres-engine). */
+  'messages.narrowingFirst': { value: 0.5, off: 0 },
 } as const satisfies Record<string, Knob>;
 
 export type KnobName = keyof typeof COSTS;
