@@ -21,20 +21,13 @@ const KNOWN = {
   cycles: [['mcp/call.ts', 'mcp/server.ts']],
   files: [
     'search/articles.ts',
-    'search/contacts.ts',
     'search/conversations.ts',
-    'search/messages/postgres.ts',
-    'search/statistics.ts',
-    'db/pg.ts',
   ],
   functions: [
-    'db/pg.ts:createPgDb',
     'mcp/server.ts:createMcpServer',
     'mcp/stdio.ts:startStdioServer',
     'search/articles.ts:buildArticlesQuery',
     'search/conversations.ts:buildConversationsQuery',
-    'search/messages/postgres.ts:buildMessageIdsQuery',
-    'search/messages/postgres.ts:createPostgresEngine',
   ],
 };
 
