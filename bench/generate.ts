@@ -28,7 +28,7 @@ const HELP = `Usage: npm run bench:data -- --scale S|M|L [options]
   --seed N                   Same seed (and --now) ⇒ identical data (default 1)
   --now ISO-TIME             Where generated time ends (default: now)
   --force                    Truncate the tables if they already have rows
-  --only directory           Only add the scale's directory account (500 agents, 100 inboxes at L) to a
+  --only directory           Only add the scale's directory account (500 agents and 100 inboxes at L) to a
                              database generated at that scale without it; nothing else is written, and a
                              database that has it is left as it is
   --concurrency N            Statements at once (default 2)
