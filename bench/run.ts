@@ -17,6 +17,7 @@ import { load, machineInfo, messageIndexes, openBench, preparePostgresIndexes, s
 import { peakRssOf, readSection, report, writeSection } from './run/report.js';
 import type { Results } from './run/results.js';
 import { measureAll } from './run/runs.js';
+import { triagePhase } from './run/triage.js';
 import { savePlans } from './run/targets.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -36,6 +37,7 @@ async function run(args: Args): Promise<Results | undefined> {
     }
     const pgIndexes = await preparePostgresIndexes(args, bench);
     const measured = await measureAll(args, bench, workload, pgIndexes, notes);
+    const triage = await triagePhase(args, notes);
     machine['Load average at end (1/5/15 min)'] = load();
     const results: Results = {
       args,
@@ -46,6 +48,7 @@ async function run(args: Args): Promise<Results | undefined> {
       indexes,
       pgIndexes,
       ...measured,
+      ...(triage && { triage }),
       previousPeakRssMb: peakRssOf(readSection(resolve(ROOT, args.out), args.scale)),
       plans: {},
       notes,
