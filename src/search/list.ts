@@ -132,27 +132,23 @@ function listSource(
 }
 
 /**
- * One page of the list, decorated like search results: the page's ids are found first (an
- * index in the order walks until the page is full, when one exists), then only those rows are
- * decorated. One extra row tells `has_more`.
+ * The records of one page, by the ids its hits statement (buildListHitsQuery) found, in their
+ * order; a conversation of another account is never decorated. Its plan is the same whatever the
+ * ids (a primary-key probe per id, then the decoration's probes), so it is planned once per
+ * connection (SqlQuery.planOnce): planning the decoration's subqueries cost more than running
+ * them for a page.
  */
-export function buildListPageQuery(access: ListAccess, params: ListConversationsParams, scope: ListScope): SqlQuery {
-  const p = new SqlParams();
-  const source = listSource(access, params, scope, p, true);
+export function buildListRecordsQuery(accountId: number, ids: readonly number[]): SqlQuery {
   const text = `
-    WITH hits AS (
-      SELECT cv.id FROM ${source}
-      ORDER BY ${listOrder(params.sort_by, 'cv')} ${pageClause(params.page ?? 1, LIST_PAGE_SIZE, p)}
-    )
     SELECT ${CONVERSATION_WITH_CONTACT}
-    FROM hits h
-    JOIN conversations c ON c.id = h.id
+    FROM unnest($1::bigint[]) WITH ORDINALITY h(id, n)
+    JOIN conversations c ON c.id = h.id AND c.account_id = $2::bigint
     LEFT JOIN LATERAL (
       SELECT ct.id, ct.name, ct.email, ct.phone_number, ct.identifier FROM contacts ct
       WHERE ct.id = c.contact_id AND ct.account_id = c.account_id LIMIT 1
     ) ct ON true
-    ORDER BY ${listOrder(params.sort_by, 'c')}`;
-  return { text, values: p.values };
+    ORDER BY h.n`;
+  return { text, values: [ids, accountId], planOnce: true };
 }
 
 export interface ListCounts {
@@ -176,11 +172,26 @@ const NO_COUNTS: ListCounts = { mine_count: 0, assigned_count: 0, unassigned_cou
 export const LIST_COUNT_CAP = 500;
 
 /**
+ * The ids of one page of the list in its order, and one more (`has_more`): found by an index in
+ * the order where one exists, walking until the page is full, or by the index of the inboxes
+ * alone (searchdesk_conversations_inbox_assignee_activity holds the id and the activity time: no
+ * row is read for a list of a few inboxes in the default order). Planned for its values: which index serves
+ * depends on them. It is short, and planning it costs little.
+ */
+export function buildListHitsQuery(access: ListAccess, params: ListConversationsParams, scope: ListScope): SqlQuery {
+  const p = new SqlParams();
+  const source = listSource(access, params, scope, p, true);
+  const text = `SELECT cv.id FROM ${source}
+    ORDER BY ${listOrder(params.sort_by, 'cv')} ${pageClause(params.page ?? 1, LIST_PAGE_SIZE, p)}`;
+  return { text, values: p.values };
+}
+
+/**
  * The four counts in one statement, over the list's filters except `assignee_type`: mine, assigned
  * and unassigned are each one read of at most `cap` + 1 matching rows, and all is assigned plus
  * unassigned (past the cap when either stopped there). Without other filters each read is of one
  * range of conv_acid_inbid_stat_asgnid_idx (account, inbox, status, assignee), or of
- * searchdesk_conversations_inbox_status_assignee, the same with the id, when a label is probed.
+ * searchdesk_conversations_inbox_assignee_activity, the same with the id, when a label is probed.
  */
 export function buildListCountsQuery(
   access: ListAccess,
@@ -239,6 +250,21 @@ export function buildListLookupQuery(access: Pick<AccessContext, 'accountId'>, p
   return { text, values: p.values };
 }
 
+/** One page's records in the list's order, and whether more follow: two statements, one after the other. */
+async function listPage(
+  ctx: SearchContext,
+  params: ListConversationsParams,
+  scope: ListScope,
+): Promise<{ rows: ConversationRow[]; hasMore: boolean }> {
+  const hits = await ctx.db.query<{ id: number }>(buildListHitsQuery(ctx.access, params, scope), 'list_conversations_hits');
+  const ids = hits.slice(0, LIST_PAGE_SIZE).map((h) => Number(h.id));
+  const rows =
+    ids.length === 0
+      ? []
+      : await ctx.db.query<ConversationRow>(buildListRecordsQuery(ctx.access.accountId, ids), 'list_conversations_records');
+  return { rows, hasMore: hits.length > LIST_PAGE_SIZE };
+}
+
 export interface ListPage {
   counts: ListCounts;
   items: ConversationRecord[];
@@ -276,8 +302,9 @@ export async function listConversations(
 ): Promise<ListPage> {
   const { scope, notices } = await resolveScope(ctx, params);
   if (scope.inboxIds.length === 0) return { counts: NO_COUNTS, items: [], hasMore: false, notices };
-  const [rows, [counts]] = await Promise.all([
-    ctx.db.query<ConversationRow>(buildListPageQuery(ctx.access, params, scope), 'list_conversations_page'),
+  // The page (its ids, then their records) beside the counts, on two connections.
+  const [page, [counts]] = await Promise.all([
+    listPage(ctx, params, scope),
     ctx.db.query<Omit<ListCounts, 'counts_capped'>>(
       buildListCountsQuery(ctx.access, params, scope, countCap),
       'list_conversations_counts',
@@ -288,8 +315,8 @@ export async function listConversations(
     notices.push(`Counts stop at ${countCap}: a count of ${countCap} means at least that many (add filters for an exact count).`);
   return {
     counts: capped,
-    items: rows.slice(0, LIST_PAGE_SIZE).map((row) => toConversationRecord(row, ctx.appUrl)),
-    hasMore: rows.length > LIST_PAGE_SIZE,
+    items: page.rows.map((row) => toConversationRecord(row, ctx.appUrl)),
+    hasMore: page.hasMore,
     notices,
   };
 }
