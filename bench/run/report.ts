@@ -650,7 +650,7 @@ const LIST_P95_MS = 50;
 const GET_ACCOUNT_P95_MS = 20;
 
 /** The triage phase (run/triage.ts): its table and issue 48's three targets. */
-function triageSection(r: Results, out: string[]): void {
+export function triageSection(r: Pick<Results, 'triage'>, out: string[]): void {
   const t = r.triage;
   if (!t) return;
   const rows = t.results.rows;
