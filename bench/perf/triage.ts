@@ -302,3 +302,31 @@ export function triageTable(r: TriageResults): string[] {
   }
   return lines;
 }
+
+/** A row as bench/results/ records it: p50 and p95 in ms to one decimal, a side not measured left out. */
+export interface TriageRecordRow {
+  role: string;
+  combination: string;
+  mcp?: [number, number];
+  core: [number, number];
+  helpdesk?: [number, number];
+  /** The help desk's p50 over the core's. */
+  ratio?: number;
+  rows?: number;
+  allCount?: number;
+}
+
+const pair = (q: Quantiles): [number, number] => [Number(q.p50.toFixed(1)), Number(q.p95.toFixed(1))];
+
+/** The results as the rows of a `triage-<scale>-<shape>.json` record (bench/README.md, "Results"). */
+export function triageRecordRows(r: TriageResults): TriageRecordRow[] {
+  return r.rows.map((row) => ({
+    role: row.role,
+    combination: row.name,
+    ...(row.mcp && { mcp: pair(row.mcp) }),
+    core: pair(row.core),
+    ...(row.helpdesk && { helpdesk: pair(row.helpdesk), ratio: Number((row.helpdesk.p50 / row.core.p50).toFixed(1)) }),
+    ...(row.rows !== undefined && { rows: row.rows }),
+    ...(row.allCount !== undefined && { allCount: row.allCount }),
+  }));
+}
