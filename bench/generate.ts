@@ -14,7 +14,7 @@ import { createProgress } from '../src/indexer/progress.js';
 import { createLogger } from '../src/logger.js';
 import { createElasticsearchClient } from '../src/search/messages/elasticsearch.js';
 import { DatabaseNotEmptyError, ensureDatabase } from './generator/database.js';
-import { generateData, type GeneratedData } from './generator/generate-data.js';
+import { addDirectoryAccount, generateData, type GeneratedData } from './generator/generate-data.js';
 import type { ScaleName } from './generator/scale.js';
 
 const HELP = `Usage: npm run bench:data -- --scale S|M|L [options]
@@ -28,6 +28,9 @@ const HELP = `Usage: npm run bench:data -- --scale S|M|L [options]
   --seed N                   Same seed (and --now) ⇒ identical data (default 1)
   --now ISO-TIME             Where generated time ends (default: now)
   --force                    Truncate the tables if they already have rows
+  --only directory           Only add the scale's directory account (500 agents and 100 inboxes at L) to a
+                             database generated at that scale without it; nothing else is written, and a
+                             database that has it is left as it is
   --concurrency N            Statements at once (default 2)
   -h, --help                 Show this help
 `;
@@ -45,6 +48,8 @@ interface Args {
   now?: Date;
   force: boolean;
   concurrency: number;
+  /** Only add the directory account to an existing database. */
+  only?: 'directory';
 }
 
 function integerArg(name: string, value: string | undefined, fallback: number): number {
@@ -65,6 +70,7 @@ function parse(argv: string[]): Args | undefined {
       now: { type: 'string' },
       force: { type: 'boolean', default: false },
       concurrency: { type: 'string' },
+      only: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -75,6 +81,7 @@ function parse(argv: string[]): Args | undefined {
   if (scale !== 'S' && scale !== 'M' && scale !== 'L') throw new UsageError('--scale must be S, M or L');
   const now = values.now === undefined ? undefined : new Date(values.now);
   if (now && Number.isNaN(now.getTime())) throw new UsageError('--now must be an ISO time, e.g. 2025-01-31T12:00:00Z');
+  if (values.only !== undefined && values.only !== 'directory') throw new UsageError('--only must be directory');
   return {
     scale,
     databaseUrl: values['database-url'] ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
@@ -84,6 +91,7 @@ function parse(argv: string[]): Args | undefined {
     now,
     force: values.force,
     concurrency: Math.max(1, integerArg('concurrency', values.concurrency, 2)),
+    ...(values.only === 'directory' && { only: 'directory' as const }),
   };
 }
 
@@ -135,6 +143,24 @@ async function generate(args: Args): Promise<{ data: GeneratedData; index?: Inde
   return { data, index: args.elasticsearchUrl ? await buildIndex(args, args.elasticsearchUrl) : undefined };
 }
 
+/** `--only directory`: the directory account added to the database as it is. */
+async function addDirectory(args: Args) {
+  const pool = new pg.Pool({ connectionString: args.databaseUrl, max: 1, application_name: 'searchdesk-bench' });
+  try {
+    process.stderr.write(`adding the directory account of scale ${args.scale} (seed ${args.seed})\n`);
+    return await addDirectoryAccount({
+      db: pool,
+      scale: args.scale,
+      seed: args.seed,
+      now: args.now,
+      log: (line) => process.stderr.write(`${line}\n`),
+      progress: createProgress(process.stderr),
+    });
+  } finally {
+    await pool.end();
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   let args: Args | undefined;
   try {
@@ -148,7 +174,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    const result = await generate(args);
+    const result = args.only === 'directory' ? await addDirectory(args) : await generate(args);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (err) {

@@ -20,9 +20,12 @@ import { updateResults } from './results.js';
 import { HELP, log, parse, type Args } from './run/args.js';
 import { load, machineInfo, messageIndexes, openBench, preparePostgresIndexes, sampleWorkload } from './run/data.js';
 import { benchRecord } from './run/record.js';
+import { writeTriageRecord } from './record/triage.js';
+import { triageRecordRows } from './perf/triage.js';
 import { peakRssOf, readSection, report, writeSection } from './run/report.js';
 import type { Results } from './run/results.js';
 import { measureAll } from './run/runs.js';
+import { triagePhase } from './run/triage.js';
 import { savePlans } from './run/targets.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -51,6 +54,7 @@ async function run(args: Args): Promise<Results | undefined> {
     }
     const pgIndexes = await preparePostgresIndexes(args, bench);
     const measured = await measureAll(args, bench, workload, pgIndexes, notes);
+    const triage = await triagePhase(args, notes);
     machine['Load average at end (1/5/15 min)'] = load();
     const results: Results = {
       args,
@@ -61,6 +65,7 @@ async function run(args: Args): Promise<Results | undefined> {
       indexes,
       pgIndexes,
       ...measured,
+      ...(triage && { triage }),
       previousPeakRssMb: previousPeakRss(args),
       plans: {},
       notes,
@@ -102,6 +107,11 @@ async function main(): Promise<number> {
     log(`trial run: report written to ${relative(ROOT, file)}; bench/results left as it is`);
   } else {
     log(`record written to ${relative(ROOT, writeRecord(benchRecord(results, commit, loads)))}`);
+    if (results.triage) {
+      const start = { date: results.startedAt.toISOString(), commit, load: loads };
+      const rows = triageRecordRows(results.triage.results);
+      log(`record written to ${relative(ROOT, writeTriageRecord(args, start, process.argv.slice(2), rows, 'npm run bench'))}`);
+    }
     log(`${updateResults()} rendered`);
   }
   return 0;

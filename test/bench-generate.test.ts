@@ -7,8 +7,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate, FEATURE_BITS, resolveAccess } from '../src/auth/access.js';
 import { DatabaseNotEmptyError, schemaIndexes } from '../bench/generator/database.js';
-import { generateData, type GeneratedData } from '../bench/generator/generate-data.js';
-import { divideLarge, SCALES, TABLES, type ScaleSpec, type TableName } from '../bench/generator/scale.js';
+import { addDirectoryAccount, generateData, type GeneratedData } from '../bench/generator/generate-data.js';
+import { directoryCounts, divideLarge, SCALES, TABLES, type ScaleSpec, type TableName } from '../bench/generator/scale.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 
 const TINY: ScaleSpec = {
@@ -258,5 +258,58 @@ describe('bench data generator', () => {
     expect(await tableHashes(b)).toEqual(before);
     const next = await one<{ id: number }>(b, `SELECT nextval(pg_get_serial_sequence('messages', 'id'))::int AS id`);
     expect(next.id).toBe(data.counts.messages + 1);
+  });
+});
+
+describe('the directory account (many agents and inboxes, for get_account)', () => {
+  const WITH_DIRECTORY: ScaleSpec = { ...TINY, directory: directoryCounts(30, 20, 40) };
+  let full: TestDatabase;
+  let added: TestDatabase;
+  let data: GeneratedData;
+
+  beforeAll(async () => {
+    [full, added] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+    data = await generateData({ db: full.admin, scale: WITH_DIRECTORY, seed: 7, now: NOW });
+    await generateData({ db: added.admin, scale: TINY, seed: 7, now: NOW });
+  });
+  afterAll(async () => {
+    await Promise.all([full?.drop(), added?.drop()]);
+  });
+
+  it('comes after the noise accounts, its agents each a member of 10 of its inboxes', async () => {
+    const directory = data.directory!;
+    expect(directory).toMatchObject({ accountId: 5, agents: 30, inboxes: 20 });
+    const admin = await resolveAccess(full.db, await authenticate(full.db, directory.adminToken), directory.accountId);
+    expect(admin).toMatchObject({ role: 'administrator' });
+    expect(admin.inboxIds).toHaveLength(20);
+    const agent = await resolveAccess(full.db, await authenticate(full.db, directory.agentToken), directory.accountId);
+    expect(agent).toMatchObject({ role: 'agent' });
+    expect(agent.inboxIds).toHaveLength(10);
+    const r = await one<{ agents: string; conversations: string }>(
+      full,
+      `SELECT (SELECT count(*) FROM account_users WHERE account_id = $1) AS agents,
+              (SELECT count(*) FROM conversations WHERE account_id = $1) AS conversations`,
+      [directory.accountId],
+    );
+    expect(r).toEqual({ agents: '31', conversations: '40' });
+  });
+
+  it('added to a database generated without it, gives the rows of a full generation, once', async () => {
+    const first = await addDirectoryAccount({ db: added.admin, scale: WITH_DIRECTORY, seed: 7, now: NOW });
+    expect(first.added).toBe(true);
+    expect(await tableHashes(added)).toEqual(await tableHashes(full));
+    const again = await addDirectoryAccount({ db: added.admin, scale: WITH_DIRECTORY, seed: 7, now: NOW });
+    expect(again).toEqual({ ...first, added: false });
+    expect(await tableHashes(added)).toEqual(await tableHashes(full));
+    const next = await one<{ id: number }>(added, `SELECT nextval(pg_get_serial_sequence('users', 'id'))::int AS id`);
+    expect(next.id).toBe(data.counts.users + 1);
+  });
+
+  it('refuses a database whose ids it would take', async () => {
+    // One noise account fewer: the directory account's ids are the last noise account's.
+    const shorter = { ...WITH_DIRECTORY, smallAccounts: TINY.smallAccounts - 1 };
+    await expect(addDirectoryAccount({ db: added.admin, scale: shorter, seed: 7, now: NOW })).rejects.toThrow(
+      /not a database generated at this scale/,
+    );
   });
 });

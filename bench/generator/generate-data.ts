@@ -23,8 +23,12 @@ import {
 } from './database.js';
 import { buildMessagesInsert } from './messages.js';
 import {
+  accountOrganisationRows,
   agentInboxIndexes,
   buildUnnestInsert,
+  DIRECTORY_ACCOUNT_NAME,
+  DIRECTORY_ADMIN_TOKEN,
+  DIRECTORY_AGENT_TOKEN,
   LARGE_ADMIN_TOKEN,
   LARGE_AGENT_TOKEN,
   organisationRows,
@@ -86,9 +90,20 @@ export interface GeneratedData {
     agentInboxIds: number[];
   };
   small: Array<{ accountId: number; adminUserId: number; adminToken: string }>;
+  /** The directory account (ScaleSpec.directory), when the scale has one. */
+  directory?: DirectoryInfo;
   counts: Record<TableName, number>;
   timings: StepTiming[];
   seconds: number;
+}
+
+export interface DirectoryInfo {
+  accountId: number;
+  adminToken: string;
+  /** An agent of agentInboxes of its inboxes. */
+  agentToken: string;
+  agents: number;
+  inboxes: number;
 }
 
 type Builder = (ctx: StatementContext, from: number, to: number) => SqlQuery;
@@ -256,11 +271,12 @@ async function finish(run: Run): Promise<void> {
   run.step(timing('vacuum analyze', 0, t0));
 }
 
-async function insertOrganisation(run: Run): Promise<void> {
+/** The organisation rows of run.plans, or `only` the given ones (organisationRows' tables). */
+async function insertOrganisation(run: Run, only?: ReturnType<typeof organisationRows>): Promise<void> {
   const t0 = performance.now();
   const createdAt = sqlTimestamp(new Date(run.now.getTime() - (LONG_WINDOW_DAYS + 30) * DAY_SECONDS * 1000));
   let rows = 0;
-  for (const table of organisationRows(run.plans, run.seed)) {
+  for (const table of only ?? organisationRows(run.plans, run.seed)) {
     const res = await run.sessions[0]!.query(...toArgs(buildUnnestInsert(table, createdAt)));
     run.counts[table.table] = res.rowCount ?? 0;
     rows += res.rowCount ?? 0;
@@ -295,9 +311,21 @@ async function insertGenerated(run: Run, gen: GeneratedTable): Promise<void> {
 
 const toArgs = (q: SqlQuery): [string, unknown[]] => [q.text, q.values];
 
-function accountsInfo(plans: readonly AccountPlan[]): Pick<GeneratedData, 'large' | 'small'> {
-  const [large, ...small] = plans;
+function directoryInfo(plan: AccountPlan): DirectoryInfo {
+  return {
+    accountId: plan.accountId,
+    adminToken: DIRECTORY_ADMIN_TOKEN,
+    agentToken: DIRECTORY_AGENT_TOKEN,
+    agents: plan.counts.agents,
+    inboxes: plan.counts.inboxes,
+  };
+}
+
+function accountsInfo(plans: readonly AccountPlan[]): Pick<GeneratedData, 'large' | 'small' | 'directory'> {
+  const [large, ...others] = plans;
   if (!large) throw new Error('no account planned');
+  const small = others.filter((p) => !p.directory);
+  const directory = others.find((p) => p.directory);
   const inboxIds = Array.from({ length: large.counts.inboxes }, (_, k) => large.first.inbox + k);
   return {
     large: {
@@ -310,5 +338,69 @@ function accountsInfo(plans: readonly AccountPlan[]): Pick<GeneratedData, 'large
       agentInboxIds: agentInboxIndexes(large, 1).map((k) => large.first.inbox + k),
     },
     small: small.map((p) => ({ accountId: p.accountId, adminUserId: p.first.user, adminToken: userToken(p.first.user) })),
+    ...(directory && { directory: directoryInfo(directory) }),
   };
+}
+
+/** The first id of each table a plan's rows take (null where it takes none). */
+function firstIds(plan: AccountPlan): Partial<Record<TableName, number>> {
+  const { first, counts } = plan;
+  const ids: Partial<Record<TableName, number>> = {
+    accounts: plan.accountId,
+    users: first.user,
+    inboxes: first.inbox,
+    contacts: first.contact,
+    conversations: first.conversation,
+    messages: first.message,
+  };
+  if (counts.teams > 0) ids.teams = first.team;
+  if (counts.labels > 0) ids.labels = first.label;
+  return ids;
+}
+
+/**
+ * Adds the scale's directory account (ScaleSpec.directory) to a database generated at that scale
+ * without it, in one transaction on one connection: its organisation rows, contacts,
+ * conversations, messages and taggings, with the ids a full generation would give it, then the
+ * tags' counters, the sequences and ANALYZE of the tables it wrote. Idempotent: a database that
+ * has it already is left as it is (`added` false). Refuses a database whose ids it would reuse.
+ */
+export async function addDirectoryAccount(opts: GenerateOptions): Promise<{ added: boolean; directory: DirectoryInfo }> {
+  const { scale, seed, now, log, progress } = resolveOptions(opts);
+  const plans = planAccounts(scale);
+  const plan = plans.find((p) => p.directory);
+  if (!plan) throw new Error('this scale has no directory account');
+  const { sessions, close } = await openSessions(opts.db, 1, opts.maintenanceWorkMem ?? '512MB');
+  const session = sessions[0]!;
+  try {
+    const { rows } = await session.query('SELECT name FROM accounts WHERE id = $1', [plan.accountId]);
+    const found = (rows as Array<{ name: string }>)[0];
+    if (found?.name === DIRECTORY_ACCOUNT_NAME) {
+      log(`the directory account (${plan.accountId}) is there already`);
+      return { added: false, directory: directoryInfo(plan) };
+    }
+    for (const [table, firstId] of Object.entries(firstIds(plan))) {
+      const max = (await session.query(`SELECT coalesce(max(id), 0)::bigint AS m FROM ${table}`)).rows[0] as { m: string };
+      if (Number(max.m) >= firstId)
+        throw new Error(
+          `${table} has ids from ${firstId} on: not a database generated at this scale without the directory account`,
+        );
+    }
+    const counts = Object.fromEntries(TABLES.map((t) => [t, 0])) as Record<TableName, number>;
+    const run: Run = { sessions, plans: [plan], seed, now, scale, progress, counts, step: (t) => log(formatTiming(t)) };
+    await session.query('BEGIN');
+    await insertOrganisation(run, accountOrganisationRows(plans, plan, seed));
+    for (const table of GENERATED) await insertGenerated(run, table);
+    await session.query(`UPDATE tags SET taggings_count = s.n
+      FROM (SELECT tag_id, count(*)::int AS n FROM taggings GROUP BY tag_id) AS s WHERE s.tag_id = tags.id`);
+    await resetSequences(session);
+    await session.query('COMMIT');
+    await session.query(`ANALYZE ${TABLES.join(', ')}`);
+    return { added: true, directory: directoryInfo(plan) };
+  } catch (err) {
+    await session.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    await close();
+  }
 }

@@ -27,6 +27,10 @@ import { usersOf, type AccountPlan, type TableName } from './scale.js';
 export const LARGE_ADMIN_TOKEN = 'bench-admin-token';
 export const LARGE_AGENT_TOKEN = 'bench-agent-token';
 
+/** The directory account's administrator and its first agent (a member of agentInboxes inboxes). */
+export const DIRECTORY_ADMIN_TOKEN = 'bench-directory-admin-token';
+export const DIRECTORY_AGENT_TOKEN = 'bench-directory-agent-token';
+
 /** Every other user's token. */
 export const userToken = (userId: number) => `bench-user-${userId}-token`;
 
@@ -52,19 +56,28 @@ export function agentInboxIndexes(plan: AccountPlan, agent: number): number[] {
 
 /** The large account gets both search flags; noise accounts a mix, so flag checks meet both cases. */
 function featureFlags(plan: AccountPlan): string {
-  if (plan.large) return (FEATURE_BITS.advancedSearch | FEATURE_BITS.searchWithGin).toString();
+  if (plan.large || plan.directory) return (FEATURE_BITS.advancedSearch | FEATURE_BITS.searchWithGin).toString();
   let flags = 0n;
   if (plan.index % 2 === 0) flags |= FEATURE_BITS.advancedSearch;
   if (plan.index % 3 === 0) flags |= FEATURE_BITS.searchWithGin;
   return flags.toString();
 }
 
-const accountName = (plan: AccountPlan) => (plan.large ? 'Bench Large Co' : `Bench Noise ${String(plan.index).padStart(2, '0')}`);
-const accountDomain = (plan: AccountPlan) => (plan.large ? 'bench-large.example' : `bench-noise-${plan.index}.example`);
+export const DIRECTORY_ACCOUNT_NAME = 'Bench Directory Co';
+
+function accountName(plan: AccountPlan): string {
+  if (plan.large) return 'Bench Large Co';
+  return plan.directory ? DIRECTORY_ACCOUNT_NAME : `Bench Noise ${String(plan.index).padStart(2, '0')}`;
+}
+
+function accountDomain(plan: AccountPlan): string {
+  if (plan.large) return 'bench-large.example';
+  return plan.directory ? 'bench-directory.example' : `bench-noise-${plan.index}.example`;
+}
 
 function tokenOf(plan: AccountPlan, local: number, userId: number): string {
-  if (plan.large && local === 0) return LARGE_ADMIN_TOKEN;
-  if (plan.large && local === 1) return LARGE_AGENT_TOKEN;
+  if (plan.large && local <= 1) return local === 0 ? LARGE_ADMIN_TOKEN : LARGE_AGENT_TOKEN;
+  if (plan.directory && local <= 1) return local === 0 ? DIRECTORY_ADMIN_TOKEN : DIRECTORY_AGENT_TOKEN;
   return userToken(userId);
 }
 
@@ -100,7 +113,12 @@ export function organisationRows(plans: readonly AccountPlan[], seed: number): T
     for (let local = 0; local < usersOf(counts); local++) {
       const id = first.user + local;
       const [f, l] = [r.pick(FIRST_NAMES), r.pick(LAST_NAMES)];
-      const mailbox = local === 0 ? 'admin' : plan.large && local === 1 ? 'agent' : `${asciiLower(f)}.${asciiLower(l)}${local}`;
+      const mailbox =
+        local === 0
+          ? 'admin'
+          : (plan.large || plan.directory) && local === 1
+            ? 'agent'
+            : `${asciiLower(f)}.${asciiLower(l)}${local}`;
       users.rows.push([id, `${f} ${l}`, r.chance(0.7) ? f : null, `${mailbox}@${accountDomain(plan)}`]);
       accountUsers.rows.push([accountUsers.rows.length + 1, accountId, id, local === 0 ? 1 : 0]);
       tokens.rows.push([tokens.rows.length + 1, 'User', id, tokenOf(plan, local, id)]);
@@ -136,6 +154,35 @@ export function organisationRows(plans: readonly AccountPlan[], seed: number): T
     }
   }
   return [accounts, users, accountUsers, tokens, inboxes, members, teams, portals, categories, labels, tags];
+}
+
+/** Where each organisation table names the account of a row: its account_id, or its user's id. */
+const OWNER: Partial<Record<TableName, { column: number; by: 'account' | 'user' }>> = {
+  accounts: { column: 0, by: 'account' },
+  users: { column: 0, by: 'user' },
+  account_users: { column: 1, by: 'account' },
+  access_tokens: { column: 2, by: 'user' },
+  inboxes: { column: 1, by: 'account' },
+  inbox_members: { column: 1, by: 'user' },
+  teams: { column: 1, by: 'account' },
+  portals: { column: 1, by: 'account' },
+  categories: { column: 1, by: 'account' },
+  labels: { column: 1, by: 'account' },
+};
+
+/**
+ * The organisation rows of one account, as organisationRows lays them out for all of `plans`
+ * (their ids included), without the shared tags.
+ */
+export function accountOrganisationRows(plans: readonly AccountPlan[], plan: AccountPlan, seed: number): TableRows[] {
+  const users = [plan.first.user, plan.first.user + usersOf(plan.counts)];
+  const mine = (owner: { column: number; by: 'account' | 'user' }, row: Value[]) => {
+    const v = Number(row[owner.column]);
+    return owner.by === 'account' ? v === plan.accountId : v >= users[0]! && v < users[1]!;
+  };
+  return organisationRows(plans, seed)
+    .filter((t) => t.table !== 'tags')
+    .map((t) => ({ ...t, rows: t.rows.filter((row) => mine(OWNER[t.table]!, row)) }));
 }
 
 /** One INSERT for a table's rows: each column travels as one typed array. */

@@ -33,6 +33,12 @@ export interface ScaleSpec {
   /** Each noise account (ids 2 …): the same names and words, other rows. */
   small: AccountCounts;
   smallAccounts: number;
+  /**
+   * The directory account, laid out after the noise accounts: many agents and inboxes and few
+   * conversations, for get_account at the size the triage issue names (contract §9.4). Absent:
+   * none. Added to an existing database by `npm run bench:data -- --only directory`.
+   */
+  directory?: AccountCounts;
   /** Conversations and messages spread over the last `days` days (contacts and articles over a year). */
   days: number;
 }
@@ -68,6 +74,27 @@ const SMALL: AccountCounts = {
   labels: 8,
 };
 
+/**
+ * The directory account's counts: `agents` agents besides its administrator, each a member of 10
+ * of its `inboxes` inboxes, and a few conversations (at L 500 agents with the administrator, the
+ * most get_account lists, and 100 inboxes; at M 250 and 50).
+ */
+export function directoryCounts(agents: number, inboxes: number, conversations: number): AccountCounts {
+  return {
+    contacts: Math.max(1, conversations / 2),
+    conversations,
+    messages: conversations * 2,
+    articles: 0,
+    inboxes,
+    agents,
+    agentInboxes: 10,
+    teams: 20,
+    portals: 0,
+    categoriesPerPortal: 0,
+    labels: 40,
+  };
+}
+
 /** The large account's table rows divided by `divisor`; its organisation (inboxes, agents) unchanged. */
 export function divideLarge(large: AccountCounts, divisor: number): AccountCounts {
   const div = (n: number) => Math.max(1, Math.round(n / divisor));
@@ -81,8 +108,9 @@ export function divideLarge(large: AccountCounts, divisor: number): AccountCount
 }
 
 export const SCALES: Record<ScaleName, ScaleSpec> = {
-  L: { large: L_LARGE, small: SMALL, smallAccounts: 20, days: 180 },
-  M: { large: divideLarge(L_LARGE, 10), small: SMALL, smallAccounts: 20, days: 180 },
+  L: { large: L_LARGE, small: SMALL, smallAccounts: 20, directory: directoryCounts(499, 100, 2_000), days: 180 },
+  M: { large: divideLarge(L_LARGE, 10), small: SMALL, smallAccounts: 20, directory: directoryCounts(249, 50, 1_000), days: 180 },
+  // None at S, whose specs the tests shrink: their data stays as it was.
   S: { large: divideLarge(L_LARGE, 100), small: SMALL, smallAccounts: 20, days: 180 },
 };
 
@@ -91,10 +119,16 @@ export function validateScale(spec: ScaleSpec): void {
   const fail = (msg: string) => {
     throw new Error(`invalid scale: ${msg}`);
   };
-  if (!Number.isInteger(spec.smallAccounts) || spec.smallAccounts < 0 || spec.smallAccounts >= MAX_ACCOUNTS)
-    fail(`smallAccounts must be an integer in [0, ${MAX_ACCOUNTS})`);
+  // One index more for the directory account.
+  if (!Number.isInteger(spec.smallAccounts) || spec.smallAccounts < 0 || spec.smallAccounts >= MAX_ACCOUNTS - 1)
+    fail(`smallAccounts must be an integer in [0, ${MAX_ACCOUNTS - 1})`);
   if (!Number.isInteger(spec.days) || spec.days < 1 || spec.days > 3_650) fail('days must be an integer in [1, 3650]');
-  for (const [which, c] of [['large', spec.large] as const, ['small', spec.small] as const]) {
+  const accounts: Array<[string, AccountCounts]> = [
+    ['large', spec.large],
+    ['small', spec.small],
+  ];
+  if (spec.directory) accounts.push(['directory', spec.directory]);
+  for (const [which, c] of accounts) {
     for (const [key, value] of Object.entries(c)) {
       if (!Number.isSafeInteger(value) || value < 0 || value > 50_000_000)
         fail(`${which}.${key} must be an integer in [0, 50,000,000]`);
@@ -133,10 +167,12 @@ export type TableName = (typeof TABLES)[number];
 
 /** One account: its counts and the first id of each of its row ranges (ids first … first + count − 1). */
 export interface AccountPlan {
-  /** 0 for the large account, 1 … for noise accounts. */
+  /** 0 for the large account, 1 … for noise accounts, then the directory account. */
   index: number;
   accountId: number;
   large: boolean;
+  /** The directory account (ScaleSpec.directory). */
+  directory: boolean;
   counts: AccountCounts;
   first: {
     user: number;
@@ -155,7 +191,10 @@ export interface AccountPlan {
 /** Users per account: the administrator, then the agents. */
 export const usersOf = (c: AccountCounts) => 1 + c.agents;
 
-/** Lays the accounts out one after another in every table: the large account first. */
+/**
+ * Lays the accounts out one after another in every table: the large account first, the directory
+ * account last (so that adding it to a database generated without it takes ids past every other).
+ */
 export function planAccounts(spec: ScaleSpec): AccountPlan[] {
   const next = {
     user: 1,
@@ -170,9 +209,11 @@ export function planAccounts(spec: ScaleSpec): AccountPlan[] {
     article: 1,
   };
   const plans: AccountPlan[] = [];
-  for (let index = 0; index <= spec.smallAccounts; index++) {
-    const counts = index === 0 ? spec.large : spec.small;
-    plans.push({ index, accountId: index + 1, large: index === 0, counts, first: { ...next } });
+  const last = spec.smallAccounts + (spec.directory ? 1 : 0);
+  for (let index = 0; index <= last; index++) {
+    const directory = index > spec.smallAccounts;
+    const counts = index === 0 ? spec.large : directory ? spec.directory! : spec.small;
+    plans.push({ index, accountId: index + 1, large: index === 0, directory, counts, first: { ...next } });
     next.user += usersOf(counts);
     next.inbox += counts.inboxes;
     next.team += counts.teams;

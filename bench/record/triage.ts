@@ -32,6 +32,7 @@ export function writeTriageRecord(
   start: Omit<Provenance, 'source'>,
   argv: string[],
   rows: TriageRow[],
+  source = 'npm run bench:triage',
 ): string {
   return writeRecord({
     schema: RECORD_SCHEMA,
@@ -40,8 +41,8 @@ export function writeTriageRecord(
     shape: shapeOf(options),
     ...start,
     load: { ...start.load, end: loadNow() },
-    source: 'npm run bench:triage',
-    command: `npm run bench:triage -- ${argv.join(' ').replace(/\/\/([^:@/]+):[^@/]+@/, '//$1:***@')}`,
+    source,
+    command: `${source} -- ${argv.join(' ').replace(/\/\/([^:@/]+):[^@/]+@/, '//$1:***@')}`,
     rows,
   });
 }

@@ -14,6 +14,7 @@ import { redact, STATEMENT_TIMEOUT_MS } from './args.js';
 import type { Results } from './results.js';
 import { PER_COLUMN_PHASE } from './runs.js';
 import { searchEnginePhase, targets } from './targets.js';
+import { triageTable } from '../perf/triage.js';
 
 const PG = 'Postgres engine';
 
@@ -705,6 +706,8 @@ export function report(r: Results): string {
     '',
   );
 
+  triageSection(r, out);
+
   const errs = [
     ...r.phases.flatMap((p) => Object.values(p.byTool).flatMap((t) => t.errors.map((e) => `${p.label}: ${e}`))),
     ...Object.values(r.defaultVariant).flatMap((d) => d.off.errors.map((e) => `default variant: ${e}`)),
@@ -717,6 +720,36 @@ export function report(r: Results): string {
     out.push('');
   }
   return out.join('\n');
+}
+
+/** Issue 48's targets: the sampled list's p95 and get_account's through MCP, in ms. */
+const LIST_P95_MS = 50;
+const GET_ACCOUNT_P95_MS = 20;
+
+/** The triage phase (run/triage.ts): its table and issue 48's three targets. */
+export function triageSection(r: Pick<Results, 'triage'>, out: string[]): void {
+  const t = r.triage;
+  if (!t) return;
+  const rows = t.results.rows;
+  out.push('### Triage: list_conversations and get_account (issue 48)', '');
+  out.push(
+    `MCP over HTTP (a server of its own, one SDK client per role, warm, concurrency 1), the core alone (request pipeline, records and counts) and the help desk's own statements for the same list (its three \`.count\`s and its page, one after the other), ${t.reps} calls each after one warm-up. ` +
+      `Busy label \`${t.busyLabel}\`, rare labels \`${t.rareLabels.join('`, `')}\`; administrator \`bench-admin-token\`, agent \`bench-agent-token\`` +
+      (t.directoryAccount === undefined ? '.' : `; get_account in the directory account (${t.directoryAccount}) too.`),
+    '',
+  );
+  out.push(...triageTable(t.results), '');
+  const pooled = rows.find((row) => row.role === 'both');
+  const directory = rows.filter((row) => t.directoryAccount !== undefined && row.name.includes(`account ${t.directoryAccount}:`));
+  const slower = rows.filter((row) => row.helpdesk && row.helpdesk.p50 < row.core.p50);
+  const met = (ok: boolean) => (ok ? 'met' : '**missed**');
+  const worstAccount = Math.max(...directory.map((row) => row.mcp?.p95 ?? Number.NaN));
+  out.push(
+    `- list_conversations p95 ≤ ${LIST_P95_MS} ms over the sample, MCP: ${pooled?.mcp ? `${pooled.mcp.p95.toFixed(1)} ms, ${met(pooled.mcp.p95 <= LIST_P95_MS)}` : '–'}`,
+    `- get_account p95 ≤ ${GET_ACCOUNT_P95_MS} ms in the directory account, MCP: ${directory.length > 0 ? `${worstAccount.toFixed(1)} ms (slower role), ${met(worstAccount <= GET_ACCOUNT_P95_MS)}` : 'no directory account'}`,
+    `- searchdesk at least as fast as the help desk, core only (p50), every combination: ${slower.length === 0 ? 'met' : `**missed** on ${slower.map((row) => `${row.role} ${row.name}`).join('; ')}`}`,
+    '',
+  );
 }
 
 // ---------------------------------------------------------------- the file

@@ -3,6 +3,7 @@ import type { IndexDef, IndexStatus } from '../perf/indexes.js';
 import type { LatencyResult, ThroughputResult } from '../perf/measure.js';
 import type { ToolName, Workload } from '../perf/workload.js';
 import type { Args } from './args.js';
+import type { TriagePhase } from './triage.js';
 
 export interface Phase {
   label: string;
@@ -71,6 +72,8 @@ export interface Results {
   throughputEngine: string;
   /** Peak RSS at concurrency 32 of this scale's previous report, when there was one. */
   previousPeakRssMb?: number;
+  /** list_conversations and get_account beside the help desk's statements (issue 48). */
+  triage?: TriagePhase;
   /** Target name → plan file. */
   plans: Record<string, string>;
   notes: string[];

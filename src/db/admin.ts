@@ -47,11 +47,11 @@ export const SEARCHDESK_INDEXES: readonly SearchdeskIndex[] = [
     definition: 'conversations (account_id, status, priority DESC NULLS LAST, last_activity_at DESC, id DESC)',
   },
   {
-    name: INDEX.conversationsInboxStatusAssignee,
+    name: INDEX.conversationsInboxAssigneeActivity,
     table: 'conversations',
     purpose:
-      "the triage list's capped counts with a label filter: the help desk's conv_acid_inbid_stat_asgnid_idx with the id, so each row is probed for the label without reading the table",
-    definition: 'conversations (account_id, inbox_id, status, assignee_id) INCLUDE (id)',
+      "the triage list's capped counts with a label filter, and its page of a few inboxes: the help desk's conv_acid_inbid_stat_asgnid_idx with the id and the activity time, so each row is probed for the label, and the newest rows are found, without reading the table",
+    definition: 'conversations (account_id, inbox_id, status, assignee_id) INCLUDE (id, last_activity_at)',
   },
   {
     name: INDEX.conversationsDisplayIdTrgm,

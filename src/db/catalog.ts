@@ -43,7 +43,7 @@ export const INDEX = {
   conversationsStatusActivity: 'searchdesk_conversations_account_status_activity',
   conversationsActivity: 'searchdesk_conversations_account_activity',
   conversationsStatusPriority: 'searchdesk_conversations_account_status_priority',
-  conversationsInboxStatusAssignee: 'searchdesk_conversations_inbox_status_assignee',
+  conversationsInboxAssigneeActivity: 'searchdesk_conversations_inbox_assignee_activity',
   conversationsDisplayIdTrgm: 'searchdesk_conversations_display_id_trgm',
   articlesTextTrgm: 'searchdesk_articles_text_trgm',
   articlesTitleDescriptionTrgm: 'searchdesk_articles_title_description_trgm',

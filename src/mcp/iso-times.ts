@@ -28,15 +28,27 @@ export function isoNow(nowMillis: number): string {
   return isoTime(Math.floor(nowMillis / 1000));
 }
 
-/** A copy of `value` with every timestamp field (a number) written as ISO 8601; everything else as it is. */
+/**
+ * A copy of `value` with every timestamp field (a number) written as ISO 8601; everything else as
+ * it is. Loops rather than Object.entries/fromEntries: a get_account of 500 agents is thousands of
+ * small objects, and the pairs those build cost three times the copy itself.
+ */
 export function isoTimes<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((item: unknown) => isoTimes(item)) as T;
+  if (Array.isArray(value)) {
+    const items: unknown[] = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) items[i] = isoTimes(value[i] as unknown);
+    return items as T;
+  }
   if (value === null || typeof value !== 'object') return value;
-  // fromEntries defines own keys: a `__proto__` key of the data stays a key, never a prototype.
-  return Object.fromEntries(
-    Object.entries(value).map(([key, field]: [string, unknown]) => [
-      key,
-      TIMESTAMP_FIELDS.has(key) && typeof field === 'number' ? isoTime(field) : OPAQUE_FIELDS.has(key) ? field : isoTimes(field),
-    ]),
-  ) as T;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const field = (value as Record<string, unknown>)[key];
+    const out =
+      TIMESTAMP_FIELDS.has(key) && typeof field === 'number' ? isoTime(field) : OPAQUE_FIELDS.has(key) ? field : isoTimes(field);
+    // A `__proto__` key of the data stays an own key, never the copy's prototype.
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, { value: out, enumerable: true, writable: true, configurable: true });
+    else copy[key] = out;
+  }
+  return copy as T;
 }

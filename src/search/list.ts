@@ -8,10 +8,10 @@ import { SqlParams, type SqlQuery } from '../db/db.js';
 import type { AccessContext } from '../auth/access.js';
 import type { SearchContext } from './context.js';
 import { CONVERSATION_WITH_CONTACT, toConversationRecord, type ConversationRow } from './conversations.js';
-import { LIST_PAGE_SIZE, MAX_LABELS, type ListConversationsParams } from './list-params.js';
+import { LIST_PAGE_SIZE, type ListConversationsParams } from './list-params.js';
 import type { ConversationRecord } from './records.js';
 import { pageClause, timeBounds } from './sql.js';
-import { triageNotices, type Lookup } from './list-notices.js';
+import { resolveScope, type ListScope } from './list-scope.js';
 
 export { LIST_PAGE_SIZE };
 
@@ -37,17 +37,6 @@ const ORDERS: Record<NonNullable<ListConversationsParams['sort_by']>, string> = 
 /** The ORDER BY list of `sort_by` on table alias `alias`. */
 export function listOrder(sortBy: ListConversationsParams['sort_by'], alias: string): string {
   return ORDERS[sortBy ?? 'last_activity_at_desc'].replaceAll('$', alias);
-}
-
-/**
- * What the look-up resolved: the inboxes to list and the ids of the tags of the label titles to
- * match (undefined: no label filter; empty: labels that no conversation carries).
- */
-export interface ListScope {
-  inboxIds: number[];
-  tagIds?: number[];
-  /** The labels' taggings by the tags' counter (`taggings_count`, every account's): only chooses a plan. */
-  taggings?: number;
 }
 
 /**
@@ -132,27 +121,23 @@ function listSource(
 }
 
 /**
- * One page of the list, decorated like search results: the page's ids are found first (an
- * index in the order walks until the page is full, when one exists), then only those rows are
- * decorated. One extra row tells `has_more`.
+ * The records of one page, by the ids its hits statement (buildListHitsQuery) found, in their
+ * order; a conversation of another account is never decorated. Its plan is the same whatever the
+ * ids (a primary-key probe per id, then the decoration's probes), so it is planned once per
+ * connection (SqlQuery.planOnce): planning the decoration's subqueries cost more than running
+ * them for a page.
  */
-export function buildListPageQuery(access: ListAccess, params: ListConversationsParams, scope: ListScope): SqlQuery {
-  const p = new SqlParams();
-  const source = listSource(access, params, scope, p, true);
+export function buildListRecordsQuery(accountId: number, ids: readonly number[]): SqlQuery {
   const text = `
-    WITH hits AS (
-      SELECT cv.id FROM ${source}
-      ORDER BY ${listOrder(params.sort_by, 'cv')} ${pageClause(params.page ?? 1, LIST_PAGE_SIZE, p)}
-    )
     SELECT ${CONVERSATION_WITH_CONTACT}
-    FROM hits h
-    JOIN conversations c ON c.id = h.id
+    FROM unnest($1::bigint[]) WITH ORDINALITY h(id, n)
+    JOIN conversations c ON c.id = h.id AND c.account_id = $2::bigint
     LEFT JOIN LATERAL (
       SELECT ct.id, ct.name, ct.email, ct.phone_number, ct.identifier FROM contacts ct
       WHERE ct.id = c.contact_id AND ct.account_id = c.account_id LIMIT 1
     ) ct ON true
-    ORDER BY ${listOrder(params.sort_by, 'c')}`;
-  return { text, values: p.values };
+    ORDER BY h.n`;
+  return { text, values: [ids, accountId], planOnce: true };
 }
 
 export interface ListCounts {
@@ -176,11 +161,26 @@ const NO_COUNTS: ListCounts = { mine_count: 0, assigned_count: 0, unassigned_cou
 export const LIST_COUNT_CAP = 500;
 
 /**
+ * The ids of one page of the list in its order, and one more (`has_more`): found by an index in
+ * the order where one exists, walking until the page is full, or by the index of the inboxes
+ * alone (searchdesk_conversations_inbox_assignee_activity holds the id and the activity time: no
+ * row is read for a list of a few inboxes in the default order). Planned for its values: which index serves
+ * depends on them. It is short, and planning it costs little.
+ */
+export function buildListHitsQuery(access: ListAccess, params: ListConversationsParams, scope: ListScope): SqlQuery {
+  const p = new SqlParams();
+  const source = listSource(access, params, scope, p, true);
+  const text = `SELECT cv.id FROM ${source}
+    ORDER BY ${listOrder(params.sort_by, 'cv')} ${pageClause(params.page ?? 1, LIST_PAGE_SIZE, p)}`;
+  return { text, values: p.values };
+}
+
+/**
  * The four counts in one statement, over the list's filters except `assignee_type`: mine, assigned
  * and unassigned are each one read of at most `cap` + 1 matching rows, and all is assigned plus
  * unassigned (past the cap when either stopped there). Without other filters each read is of one
  * range of conv_acid_inbid_stat_asgnid_idx (account, inbox, status, assignee), or of
- * searchdesk_conversations_inbox_status_assignee, the same with the id, when a label is probed.
+ * searchdesk_conversations_inbox_assignee_activity, the same with the id, when a label is probed.
  */
 export function buildListCountsQuery(
   access: ListAccess,
@@ -211,32 +211,19 @@ export function capCounts(raw: Omit<ListCounts, 'counts_capped'> | undefined, ca
   return capped ? { ...counts, counts_capped: true } : counts;
 }
 
-/**
- * The look-up of a team and labels a list names, in the account only: whether the team is one of
- * its teams, which of its labels the titles name (case-insensitively, as the help desk's
- * `tagged_with` matches) with the ids of their tags (the tag a label's title names) and an
- * estimate of their taggings (to choose a plan: labelClause), and the first of its labels for a notice.
- */
-export function buildListLookupQuery(access: Pick<AccessContext, 'accountId'>, params: ListConversationsParams): SqlQuery {
-  const p = new SqlParams();
-  const account = p.add(access.accountId);
-  const team =
-    params.team_id === undefined
-      ? 'true'
-      : `EXISTS (SELECT 1 FROM teams t WHERE t.account_id = ${account}::bigint AND t.id = ${p.add(params.team_id)}::bigint)`;
-  const asked = p.add((params.labels ?? []).map((l) => l.toLowerCase()));
-  const text = `
-    WITH tg AS MATERIALIZED (
-      SELECT t.id, t.taggings_count FROM tags t WHERE t.name IN (
-        SELECT l.title FROM labels l WHERE l.account_id = ${account}::bigint AND lower(l.title) = ANY(${asked}::text[])))
-    SELECT ${team} AS team_found,
-           ARRAY(SELECT l.title FROM labels l WHERE l.account_id = ${account}::bigint
-                 AND lower(l.title) = ANY(${asked}::text[]) ORDER BY l.title) AS matched,
-           ARRAY(SELECT tg.id FROM tg ORDER BY tg.id) AS tag_ids,
-           (SELECT coalesce(sum(tg.taggings_count), 0)::int FROM tg) AS taggings,
-           ARRAY(SELECT l.title FROM labels l WHERE l.account_id = ${account}::bigint
-                 ORDER BY l.title LIMIT ${MAX_LABELS + 1}) AS known`;
-  return { text, values: p.values };
+/** One page's records in the list's order, and whether more follow: two statements, one after the other. */
+async function listPage(
+  ctx: SearchContext,
+  params: ListConversationsParams,
+  scope: ListScope,
+): Promise<{ rows: ConversationRow[]; hasMore: boolean }> {
+  const hits = await ctx.db.query<{ id: number }>(buildListHitsQuery(ctx.access, params, scope), 'list_conversations_hits');
+  const ids = hits.slice(0, LIST_PAGE_SIZE).map((h) => Number(h.id));
+  const rows =
+    ids.length === 0
+      ? []
+      : await ctx.db.query<ConversationRow>(buildListRecordsQuery(ctx.access.accountId, ids), 'list_conversations_records');
+  return { rows, hasMore: hits.length > LIST_PAGE_SIZE };
 }
 
 export interface ListPage {
@@ -244,25 +231,6 @@ export interface ListPage {
   items: ConversationRecord[];
   hasMore: boolean;
   notices: string[];
-}
-
-/** The scope of a list and its notices; `inboxIds` empty when it names something the caller may not see. */
-async function resolveScope(
-  ctx: SearchContext,
-  params: ListConversationsParams,
-): Promise<{ scope: ListScope; notices: string[] }> {
-  const visible = ctx.access.inboxIds;
-  const inboxSeen = params.inbox_id === undefined || visible.includes(params.inbox_id);
-  let lookup: Lookup | undefined;
-  if (params.team_id !== undefined || params.labels !== undefined) {
-    [lookup] = await ctx.db.query<Lookup>(buildListLookupQuery(ctx.access, params), 'list_conversations_lookup');
-  }
-  const notices = triageNotices(params, { inboxSeen, visibleInboxes: visible.length, lookup });
-  const tagIds = params.labels === undefined ? undefined : (lookup?.tag_ids ?? []);
-  // A label no conversation carries has no tag: nothing matches.
-  const blocked = !inboxSeen || lookup?.team_found === false || tagIds?.length === 0;
-  const inboxIds = blocked ? [] : params.inbox_id !== undefined ? [params.inbox_id] : visible;
-  return { scope: { inboxIds, ...(tagIds && { tagIds, taggings: lookup?.taggings ?? 0 }) }, notices };
 }
 
 /**
@@ -276,8 +244,9 @@ export async function listConversations(
 ): Promise<ListPage> {
   const { scope, notices } = await resolveScope(ctx, params);
   if (scope.inboxIds.length === 0) return { counts: NO_COUNTS, items: [], hasMore: false, notices };
-  const [rows, [counts]] = await Promise.all([
-    ctx.db.query<ConversationRow>(buildListPageQuery(ctx.access, params, scope), 'list_conversations_page'),
+  // The page (its ids, then their records) beside the counts, on two connections.
+  const [page, [counts]] = await Promise.all([
+    listPage(ctx, params, scope),
     ctx.db.query<Omit<ListCounts, 'counts_capped'>>(
       buildListCountsQuery(ctx.access, params, scope, countCap),
       'list_conversations_counts',
@@ -288,8 +257,8 @@ export async function listConversations(
     notices.push(`Counts stop at ${countCap}: a count of ${countCap} means at least that many (add filters for an exact count).`);
   return {
     counts: capped,
-    items: rows.slice(0, LIST_PAGE_SIZE).map((row) => toConversationRecord(row, ctx.appUrl)),
-    hasMore: rows.length > LIST_PAGE_SIZE,
+    items: page.rows.map((row) => toConversationRecord(row, ctx.appUrl)),
+    hasMore: page.hasMore,
     notices,
   };
 }
