@@ -21,6 +21,7 @@ import { helpdeskSql, runHelpdesk } from './perf/helpdesk.js';
 import { TOOL_NAMES, type ToolName } from './perf/workload.js';
 import { messageFloor, warmEngine } from './perf/measure.js';
 import { median } from './perf/stats.js';
+import { describeData, readData } from './generator/shape.js';
 import { log, type Args } from './run/args.js';
 import { openBench, preparePostgresIndexes, sampleWorkload, setGin } from './run/data.js';
 
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
   const bench = await openBench(args);
   let engine: DirectEngine | undefined;
   try {
+    process.stdout.write(`== data: scale ${scale}, shape ${describeData(await readData(bench.direct.pool))}\n`);
     const workload = await sampleWorkload(args, bench, []);
     await preparePostgresIndexes(args, bench);
     await setGin(bench.direct, gin);

@@ -4,7 +4,7 @@
  * labels, tags) come from JS; contacts, conversations, messages, articles and the conversations'
  * label taggings are generated inside Postgres by
  * `INSERT … SELECT … FROM generate_series(…)` chunks, one at a time on each of `concurrency`
- * connections.
+ * connections. The `shape` option picks the data's shape (shape.ts); the database's comment records it.
  */
 import type { SqlQuery } from '../../src/db/db.js';
 import { silentProgress, type Progress } from '../../src/indexer/progress.js';
@@ -41,6 +41,7 @@ import {
   type TableName,
 } from './scale.js';
 import { DAY_SECONDS, LONG_WINDOW_DAYS, sqlTimestamp, type StatementContext } from './sql-build.js';
+import { dropExtraIndexes, HELPDESK_EXTRA_INDEXES, isShape, recordData, type DataRecord, type Shape } from './shape.js';
 import { MAX_SEED } from './sql-random.js';
 import { buildTaggingsInsert } from './taggings.js';
 
@@ -48,6 +49,8 @@ export interface GenerateOptions {
   /** Where to write: a pg Pool (chunks then run on `concurrency` of its connections) or one client. */
   db: GeneratorDb;
   scale: ScaleName | ScaleSpec;
+  /** The data's shape (shape.ts). Default `default`. */
+  shape?: Shape;
   /** Same seed (and `now`) ⇒ identical rows. Default 1. */
   seed?: number;
   /** Where the generated time ends (conversations and messages span `days` before it). Default: now, to the second. */
@@ -73,6 +76,7 @@ export interface StepTiming {
 
 export interface GeneratedData {
   seed: number;
+  shape: Shape;
   scale: ScaleSpec;
   now: Date;
   large: {
@@ -186,12 +190,17 @@ function resolveOptions(opts: GenerateOptions) {
   if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) throw new Error(`seed must be an integer in [0, ${MAX_SEED}]`);
   const now = new Date(Math.floor((opts.now ?? new Date()).getTime() / 1000) * 1000);
   const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 2));
-  return { scale, seed, now, concurrency, log: opts.log ?? (() => undefined), progress: opts.progress ?? silentProgress };
+  const shape = opts.shape ?? 'default';
+  if (!isShape(shape)) throw new Error(`unknown shape ${JSON.stringify(shape)}: use default or skewed`);
+  return { scale, shape, seed, now, concurrency, log: opts.log ?? (() => undefined), progress: opts.progress ?? silentProgress };
 }
 
 interface Run {
   sessions: Session[];
   plans: AccountPlan[];
+  shape: Shape;
+  /** What the database's comment records once the data are in. */
+  record: DataRecord;
   seed: number;
   now: Date;
   scale: ScaleSpec;
@@ -202,13 +211,21 @@ interface Run {
 
 /** Generates the data set; refuses a database with rows unless `force`. */
 export async function generateData(opts: GenerateOptions): Promise<GeneratedData> {
-  const { scale, seed, now, concurrency, log, progress } = resolveOptions(opts);
+  const { scale, shape, seed, now, concurrency, log, progress } = resolveOptions(opts);
   const started = performance.now();
   const timings: StepTiming[] = [];
   const { sessions, close: closeSessions } = await openSessions(opts.db, concurrency, opts.maintenanceWorkMem ?? '512MB');
   const run: Run = {
     sessions,
     plans: planAccounts(scale),
+    shape,
+    record: {
+      generator: 'searchdesk bench:data',
+      shape,
+      scale: typeof opts.scale === 'string' ? opts.scale : 'custom',
+      seed,
+      now: now.toISOString(),
+    },
     seed,
     now,
     scale,
@@ -225,21 +242,25 @@ export async function generateData(opts: GenerateOptions): Promise<GeneratedData
     await ensureEmpty(main, opts.force ?? false);
     // Rebuilt below: one build is far cheaper than maintaining a trigram GIN index row by row.
     await dropSchemaIndexes(main);
+    await dropExtraIndexes(main);
     await insertOrganisation(run);
     for (const table of GENERATED) await insertGenerated(run, table);
     await finish(run);
+    const unrecorded = await recordData(main, run.record);
+    if (unrecorded) log(`the database's comment does not record the shape: ${unrecorded}`);
   } finally {
     await closeSessions();
   }
   const seconds = (performance.now() - started) / 1000;
-  return { seed, scale, now, ...accountsInfo(run.plans), counts: run.counts, timings, seconds };
+  return { seed, shape, scale, now, ...accountsInfo(run.plans), counts: run.counts, timings, seconds };
 }
 
-/** Indexes back, sequences past the ids, then VACUUM ANALYZE. */
+/** Indexes back (and the skewed shape's help desk ones), sequences past the ids, then VACUUM ANALYZE. */
 async function finish(run: Run): Promise<void> {
   let t0 = performance.now();
   const cost = (create: string) => (create.includes('gin') ? 1 : 0) + (create.includes('ON messages') ? 1 : 0);
-  const indexes = schemaIndexes().sort((a, b) => cost(b.create) - cost(a.create));
+  const extra = run.shape === 'skewed' ? HELPDESK_EXTRA_INDEXES : [];
+  const indexes = [...schemaIndexes(), ...extra].sort((a, b) => cost(b.create) - cost(a.create));
   // The messages trigram index (the longest build) first, so the others run beside it.
   await runTasks(
     indexes.map((i) => (session) => session.query(i.create).then(() => undefined)),
@@ -273,7 +294,7 @@ async function insertGenerated(run: Run, gen: GeneratedTable): Promise<void> {
   const t0 = performance.now();
   const tasks: Task[] = [];
   for (const plan of run.plans) {
-    const ctx: StatementContext = { plan, seed: run.seed, now: run.now, days: run.scale.days };
+    const ctx: StatementContext = { plan, seed: run.seed, now: run.now, days: run.scale.days, shape: run.shape };
     const [units, chunk] = [gen.units(plan), gen.chunk(plan)];
     for (let from = 1; from <= units; from += chunk) {
       const to = Math.min(units, from + chunk - 1);

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { FEATURE_BITS } from '../../src/auth/access.js';
 import { LARGE_ADMIN_TOKEN, LARGE_AGENT_TOKEN } from '../generator/org.js';
+import { describeData, readData } from '../generator/shape.js';
 import { Direct } from '../perf/direct.js';
 import { ensureReadOnlyRole } from '../perf/role.js';
 import {
@@ -60,6 +61,7 @@ export async function machineInfo(args: Args, direct: Direct): Promise<Record<st
     PostgreSQL: pgVersion,
     Elasticsearch: await serverVersion(args.elasticsearchUrl, '/_nodes/_local'),
     OpenSearch: await serverVersion(args.opensearchUrl, '/'),
+    'Bench data (shape)': describeData(await readData(direct.pool)),
     "Server's database role": args.serverRole === undefined ? "the URL's own" : `${args.serverRole} (README "Production" grants)`,
     'Load average at start (1/5/15 min)': load(),
   };
