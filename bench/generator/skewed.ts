@@ -80,5 +80,5 @@ export function headOrUniform(r: RowRandom, key: string, salt: number, head: num
  * contacts by a multiplicative permutation, so the busiest contacts are not the oldest ones.
  */
 export function concentratedContact(r: RowRandom, key: string, salt: number, contacts: number): string {
-  return `((${r.zipf(key, salt, contacts)}::bigint - 1) * ${int(SCATTER_PRIME)} % ${int(contacts)} + 1)`;
+  return `(${r.zipf(key, salt, contacts)}::bigint * ${int(SCATTER_PRIME)} % ${int(contacts)} + 1)`;
 }
