@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { FEATURE_BITS } from '../../src/auth/access.js';
 import { LARGE_ADMIN_TOKEN, LARGE_AGENT_TOKEN } from '../generator/org.js';
-import { describeData, readData } from '../generator/shape.js';
+import { describeData, readData, SHAPES } from '../generator/shape.js';
 import { Direct } from '../perf/direct.js';
 import { ensureReadOnlyRole } from '../perf/role.js';
 import {
@@ -100,7 +100,7 @@ export interface Bench {
 
 /**
  * Opens the bench database, remembers the account's flags, and puts them (and the contact indexes)
- * back on close and on Ctrl-C.
+ * back on close and on Ctrl-C. Sets `args.shape` to the data shape the database records.
  */
 export async function openBench(args: Args): Promise<Bench> {
   const direct = new Direct(args.databaseUrl, STATEMENT_TIMEOUT_MS, args.serverRole);
@@ -114,6 +114,7 @@ export async function openBench(args: Args): Promise<Bench> {
     await direct.close();
     throw new Error(`account ${ACCOUNT_ID} not found: is this a bench database?`);
   }
+  args.shape = (await readData(direct.pool))?.shape ?? SHAPES[0];
   const bench: Bench = {
     direct,
     async close() {
