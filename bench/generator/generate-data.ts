@@ -199,8 +199,6 @@ interface Run {
   sessions: Session[];
   plans: AccountPlan[];
   shape: Shape;
-  /** What the database's comment records once the data are in. */
-  record: DataRecord;
   seed: number;
   now: Date;
   scale: ScaleSpec;
@@ -219,13 +217,6 @@ export async function generateData(opts: GenerateOptions): Promise<GeneratedData
     sessions,
     plans: planAccounts(scale),
     shape,
-    record: {
-      generator: 'searchdesk bench:data',
-      shape,
-      scale: typeof opts.scale === 'string' ? opts.scale : 'custom',
-      seed,
-      now: now.toISOString(),
-    },
     seed,
     now,
     scale,
@@ -246,7 +237,14 @@ export async function generateData(opts: GenerateOptions): Promise<GeneratedData
     await insertOrganisation(run);
     for (const table of GENERATED) await insertGenerated(run, table);
     await finish(run);
-    const unrecorded = await recordData(main, run.record);
+    const record: DataRecord = {
+      generator: 'searchdesk bench:data',
+      shape,
+      scale: typeof opts.scale === 'string' ? opts.scale : 'custom',
+      seed,
+      now: now.toISOString(),
+    };
+    const unrecorded = await recordData(main, record);
     if (unrecorded) log(`the database's comment does not record the shape: ${unrecorded}`);
   } finally {
     await closeSessions();
