@@ -29,6 +29,7 @@ import { median } from './perf/stats.js';
 import { coreRecord, type CoreToolRun } from './record/core.js';
 import { loadNow, writeRecord } from './record/io.js';
 import { updateResults } from './results.js';
+import { describeData, readData } from './generator/shape.js';
 import { log, redact, type Args } from './run/args.js';
 import { shapeOf } from './record/types.js';
 import { openBench, preparePostgresIndexes, sampleWorkload, setGin } from './run/data.js';
@@ -88,6 +89,7 @@ async function main(): Promise<void> {
   const bench = await openBench(args);
   let engine: DirectEngine | undefined;
   try {
+    process.stdout.write(`== data: scale ${scale}, shape ${describeData(await readData(bench.direct.pool))}\n`);
     const workload = await sampleWorkload(args, bench, []);
     await preparePostgresIndexes(args, bench);
     await setGin(bench.direct, gin);
@@ -169,7 +171,7 @@ async function main(): Promise<void> {
         {
           ...started,
           scale,
-          shape: shapeOf(values),
+          shape: shapeOf(args),
           variant: gin ? 'index-backed' : 'default',
           engine: values['elasticsearch-url'] ? 'Elasticsearch' : 'Postgres engine',
           database: redact(args.databaseUrl),

@@ -16,6 +16,7 @@ import { createElasticsearchClient } from '../src/search/messages/elasticsearch.
 import { DatabaseNotEmptyError, ensureDatabase } from './generator/database.js';
 import { addDirectoryAccount, generateData, type GeneratedData } from './generator/generate-data.js';
 import type { ScaleName } from './generator/scale.js';
+import { isShape, type Shape } from './generator/shape.js';
 
 const HELP = `Usage: npm run bench:data -- --scale S|M|L [options]
 
@@ -25,6 +26,10 @@ const HELP = `Usage: npm run bench:data -- --scale S|M|L [options]
                              postgres://postgres@127.0.0.1:5432/searchdesk_bench; created if missing)
   --elasticsearch-url URL    Also build the message index there with searchdesk's indexer
   --index NAME               Index alias (default searchdesk_messages)
+  --shape default|skewed     The data's shape (default: default). skewed: a few hundred names shared by
+                             thousands of contacts, unique e-mails, a few words in most messages,
+                             conversations concentrated on a few contacts, the help desk's full index
+                             layout (bench/README.md). The database's comment records it.
   --seed N                   Same seed (and --now) ⇒ identical data (default 1)
   --now ISO-TIME             Where generated time ends (default: now)
   --force                    Truncate the tables if they already have rows
@@ -41,6 +46,7 @@ class UsageError extends Error {}
 
 interface Args {
   scale: ScaleName;
+  shape: Shape;
   databaseUrl: string;
   elasticsearchUrl?: string;
   index: string;
@@ -63,6 +69,7 @@ function parse(argv: string[]): Args | undefined {
     args: argv,
     options: {
       scale: { type: 'string' },
+      shape: { type: 'string', default: 'default' },
       'database-url': { type: 'string' },
       'elasticsearch-url': { type: 'string' },
       index: { type: 'string', default: 'searchdesk_messages' },
@@ -79,11 +86,14 @@ function parse(argv: string[]): Args | undefined {
   if (values.help) return undefined;
   const scale = values.scale?.toUpperCase();
   if (scale !== 'S' && scale !== 'M' && scale !== 'L') throw new UsageError('--scale must be S, M or L');
+  const shape = values.shape;
+  if (!isShape(shape)) throw new UsageError('--shape must be default or skewed');
   const now = values.now === undefined ? undefined : new Date(values.now);
   if (now && Number.isNaN(now.getTime())) throw new UsageError('--now must be an ISO time, e.g. 2025-01-31T12:00:00Z');
   if (values.only !== undefined && values.only !== 'directory') throw new UsageError('--only must be directory');
   return {
     scale,
+    shape,
     databaseUrl: values['database-url'] ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
     elasticsearchUrl: values['elasticsearch-url'],
     index: values.index,
@@ -125,10 +135,11 @@ async function generate(args: Args): Promise<{ data: GeneratedData; index?: Inde
   const pool = new pg.Pool({ connectionString: args.databaseUrl, max: args.concurrency, application_name: 'searchdesk-bench' });
   let data: GeneratedData;
   try {
-    process.stderr.write(`generating scale ${args.scale} (seed ${args.seed})\n`);
+    process.stderr.write(`generating scale ${args.scale}, ${args.shape} shape (seed ${args.seed})\n`);
     data = await generateData({
       db: pool,
       scale: args.scale,
+      shape: args.shape,
       seed: args.seed,
       now: args.now,
       force: args.force,

@@ -1,7 +1,8 @@
 /**
  * The benchmark data generator at a tiny scale (1/50 of S in the large account, 3 noise accounts),
  * in real test databases: exact counts, determinism across databases, the time window, flags,
- * memberships and tokens the benchmarks rely on, and consistent senders.
+ * memberships and tokens the benchmarks rely on, and consistent senders; then the skewed shape's
+ * own properties (shared names, unique e-mails, head words, busy contacts, the help desk's indexes).
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,8 @@ import { authenticate, FEATURE_BITS, resolveAccess } from '../src/auth/access.js
 import { DatabaseNotEmptyError, schemaIndexes } from '../bench/generator/database.js';
 import { addDirectoryAccount, generateData, type GeneratedData } from '../bench/generator/generate-data.js';
 import { directoryCounts, divideLarge, SCALES, TABLES, type ScaleSpec, type TableName } from '../bench/generator/scale.js';
+import { HELPDESK_EXTRA_INDEXES, readData } from '../bench/generator/shape.js';
+import { SKEWED_LAST_NAMES } from '../bench/generator/skewed.js';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 
 const TINY: ScaleSpec = {
@@ -67,6 +70,7 @@ describe('bench data generator', () => {
       inboxes: 50 + 3 * 3,
       users: 41 + 3 * 7,
     };
+    expect(data.shape).toBe('default');
     for (const [table, n] of Object.entries(expected)) {
       expect(data.counts[table as TableName], table).toBe(n);
       expect(Number((await one<{ n: string }>(a, `SELECT count(*) AS n FROM ${table}`)).n), table).toBe(n);
@@ -81,6 +85,10 @@ describe('bench data generator', () => {
       names,
     ]);
     expect(rows.map((r) => r.indexname).sort()).toEqual([...names].sort());
+    const extra = await a.admin.query('SELECT 1 FROM pg_indexes WHERE indexname = ANY($1)', [
+      HELPDESK_EXTRA_INDEXES.map((i) => i.name),
+    ]);
+    expect(extra.rows).toEqual([]);
   });
 
   it('generates identical rows from the same seed in another database and session layout, different ones from another seed', async () => {
@@ -311,5 +319,99 @@ describe('the directory account (many agents and inboxes, for get_account)', () 
     await expect(addDirectoryAccount({ db: added.admin, scale: shorter, seed: 7, now: NOW })).rejects.toThrow(
       /not a database generated at this scale/,
     );
+  });
+});
+
+describe('bench data generator, skewed shape', () => {
+  let a: TestDatabase;
+  let b: TestDatabase;
+  let data: GeneratedData;
+
+  beforeAll(async () => {
+    [a, b] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+    data = await generateData({ db: a.admin, scale: TINY, shape: 'skewed', seed: 7, now: NOW });
+    const client = new pg.Client({ connectionString: b.url });
+    await client.connect();
+    try {
+      await generateData({ db: client, scale: TINY, shape: 'skewed', seed: 7, now: NOW });
+    } finally {
+      await client.end();
+    }
+  });
+  afterAll(async () => {
+    await Promise.all([a?.drop(), b?.drop()]);
+  });
+
+  it('records its shape in the summary and in the database, and generates the same rows from the same seed', async () => {
+    expect(data.shape).toBe('skewed');
+    expect(await readData(a.admin)).toEqual({
+      generator: 'searchdesk bench:data',
+      shape: 'skewed',
+      scale: 'custom',
+      seed: 7,
+      now: NOW.toISOString(),
+    });
+    expect(await tableHashes(a)).toEqual(await tableHashes(b));
+  });
+
+  it('shares each common last name among many contacts, umlauts among them, with unique e-mails', async () => {
+    const r = await one<Record<string, string>>(
+      a,
+      `SELECT count(*) AS named, count(*) FILTER (WHERE split_part(name, ' ', 2) = ANY($1)) AS head,
+              count(*) FILTER (WHERE split_part(name, ' ', 2) IN ('Müller', 'Schröder', 'Jäger')) AS umlauts,
+              (SELECT max(n) FROM (SELECT count(*) AS n FROM contacts WHERE account_id = 1 AND name LIKE '% %'
+                                   GROUP BY split_part(name, ' ', 2)) s) AS busiest
+       FROM contacts WHERE account_id = 1 AND name LIKE '% %'`,
+      [SKEWED_LAST_NAMES.slice(0, 25)],
+    );
+    // Half of the draws go to the 25 head names: each is on 2% of the contacts (2,000 at M).
+    expect(Number(r.head) / Number(r.named)).toBeGreaterThan(0.4);
+    expect(Number(r.busiest) / Number(r.named)).toBeGreaterThan(0.02);
+    expect(Number(r.umlauts)).toBeGreaterThan(3);
+    const emails = await one<{ with_email: string; distinct_emails: string }>(
+      a,
+      'SELECT count(*) AS with_email, count(DISTINCT (email, account_id)) AS distinct_emails FROM contacts WHERE email IS NOT NULL',
+    );
+    expect(Number(emails.with_email)).toBeGreaterThan(200);
+    expect(emails.distinct_emails).toBe(emails.with_email);
+  });
+
+  it('concentrates conversations on a few contacts', async () => {
+    const { rows } = await a.admin.query<{ n: string }>(
+      `SELECT count(*) AS n FROM conversations WHERE account_id = 1 GROUP BY contact_id ORDER BY count(*) DESC LIMIT 5`,
+    );
+    const total = data.scale.large.conversations;
+    // Two conversations per contact on average; the busiest contact has a twentieth of them all.
+    expect(Number(rows[0]!.n) / total).toBeGreaterThan(0.05);
+    expect(rows.reduce((sum, row) => sum + Number(row.n), 0) / total).toBeGreaterThan(0.15);
+  });
+
+  it('puts each of a few head words in most messages', async () => {
+    const r = await one<Record<string, string>>(
+      a,
+      `SELECT count(*) AS total, count(*) FILTER (WHERE content ~* '\\morder\\M') AS "order",
+              count(*) FILTER (WHERE content ~* '\\maccount\\M') AS account,
+              count(*) FILTER (WHERE content ~* '\\mpassword\\M') AS password,
+              count(*) FILTER (WHERE content ~* '\\minvoice\\M') AS invoice
+       FROM messages WHERE account_id = 1 AND message_type IN (0, 1)`,
+    );
+    const share = (n: string) => Number(n) / Number(r.total);
+    for (const word of ['order', 'account', 'password']) expect(share(r[word]!), word).toBeGreaterThan(0.5);
+    // The tail: the next word is in few.
+    expect(share(r.invoice!)).toBeLessThan(0.1);
+  });
+
+  it("has the help desk's full index layout on the searched tables; the default shape does not", async () => {
+    const names = HELPDESK_EXTRA_INDEXES.map((i) => i.name);
+    expect(names).toContain('uniq_email_per_account_contact');
+    const present = async (t: TestDatabase) =>
+      (await t.admin.query<{ n: string }>('SELECT indexname AS n FROM pg_indexes WHERE indexname = ANY($1)', [names])).rows
+        .map((row) => row.n)
+        .sort();
+    expect(await present(a)).toEqual([...names].sort());
+    // Regenerated with the default shape, the database has the schema's indexes only, and says so.
+    await generateData({ db: b.admin, scale: TINY, seed: 7, now: NOW, force: true });
+    expect(await present(b)).toEqual([]);
+    expect(await readData(b.admin)).toMatchObject({ shape: 'default' });
   });
 });

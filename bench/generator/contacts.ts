@@ -2,7 +2,9 @@
  * Contacts, generated inside Postgres: names from common first/last names (popular names far more
  * often), e-mails derived from the name, E.164 phones of the contact's country, CRM identifiers,
  * and additional_attributes (city, country, company, plan). 5% are anonymous website visitors
- * ("misty-river-4821") with nothing else known.
+ * ("misty-river-4821") with nothing else known. The skewed shape (skewed.ts) draws names from its
+ * own few hundred, half of the draws on the head of each list, and makes every e-mail of an account
+ * unique: each ends in the contact's local index.
  */
 import type { SqlQuery } from '../../src/db/db.js';
 import {
@@ -20,10 +22,24 @@ import {
 } from './people.js';
 import type { RowRandom } from './sql-random.js';
 import { int } from './sql-random.js';
+import { HEAD_NAMES, headOrUniform, SKEWED_FIRST_NAMES, SKEWED_LAST_NAMES } from './skewed.js';
 import { ascendingSeconds, at, DAY_SECONDS, LONG_WINDOW_DAYS, Statement, type StatementContext } from './sql-build.js';
 
-const FIRST_MAIL = FIRST_NAMES.map(asciiLower);
-const LAST_MAIL = LAST_NAMES.map(asciiLower);
+/** The name lists of a statement's shape, with their e-mail forms. */
+function nameLists(st: Statement) {
+  const skewed = st.ctx.shape === 'skewed';
+  const first = skewed ? SKEWED_FIRST_NAMES : FIRST_NAMES;
+  const last = skewed ? SKEWED_LAST_NAMES : LAST_NAMES;
+  return { skewed, first, last, firstMail: MAIL_FORMS.get(first)!, lastMail: MAIL_FORMS.get(last)! };
+}
+const MAIL_FORMS = new Map(
+  [FIRST_NAMES, LAST_NAMES, SKEWED_FIRST_NAMES, SKEWED_LAST_NAMES].map((names) => [names, names.map(asciiLower)]),
+);
+
+/** The 1-based index of a name in `n` names: popular names far more often (skewed: half on the head). */
+function nameIndex(st: Statement, r: RowRandom, i: string, salt: number, n: number): string {
+  return nameLists(st).skewed ? headOrUniform(r, i, salt, HEAD_NAMES, n) : `(1 + ${r.skewedBelow(i, salt, n)})`;
+}
 const PLACE_CITY = PLACES.map((p) => p.city);
 const PLACE_COUNTRY = PLACES.map((p) => p.country);
 const PLACE_ISO = PLACES.map((p) => p.countryCode);
@@ -31,25 +47,37 @@ const PLACE_CALLING = PLACES.map((p) => p.callingCode);
 const PLACE_DIGITS = PLACES.map((p) => p.nationalDigits);
 
 /** Whether contact `i` (local, 1-based) is an anonymous visitor, and its first name's index: shared with greetings. */
-export function contactIdentity(r: RowRandom, i: string) {
-  return { anonymous: `(${r.unit(i, 1)} < 0.05)`, firstName: `(1 + ${r.skewedBelow(i, 2, FIRST_NAMES.length)})` };
+export function contactIdentity(st: Statement, r: RowRandom, i: string) {
+  return { anonymous: `(${r.unit(i, 1)} < 0.05)`, firstName: nameIndex(st, r, i, 2, nameLists(st).first.length) };
 }
 
 /** The contact's first name as it greets ("there" for visitors). */
 export function contactFirstName(st: Statement, r: RowRandom, i: string): string {
-  const who = contactIdentity(r, i);
-  return `CASE WHEN ${who.anonymous} THEN 'there' ELSE ${at(st.names(FIRST_NAMES), who.firstName)} END`;
+  const who = contactIdentity(st, r, i);
+  return `CASE WHEN ${who.anonymous} THEN 'there' ELSE ${at(st.names(nameLists(st).first), who.firstName)} END`;
 }
 
-function emailExpr(st: Statement, r: RowRandom): string {
-  const fm = at(st.names(FIRST_MAIL), 'b.fn');
-  const lm = at(st.names(LAST_MAIL), 'b.ln');
-  const local = `CASE ${r.below('b.i', 20, 5)}
+/** The local part of an e-mail: in the skewed shape each ends in the contact's index, so no two are equal. */
+function emailLocal(st: Statement, r: RowRandom): string {
+  const names = nameLists(st);
+  const fm = at(st.names(names.firstMail), 'b.fn');
+  const lm = at(st.names(names.lastMail), 'b.ln');
+  if (names.skewed)
+    return `CASE ${r.below('b.i', 20, 4)}
+      WHEN 0 THEN ${fm} || '.' || ${lm} || '.' || b.i
+      WHEN 1 THEN ${fm} || ${lm} || b.i
+      WHEN 2 THEN left(${fm}, 1) || '.' || ${lm} || b.i
+      ELSE ${fm} || '_' || ${lm} || b.i END`;
+  return `CASE ${r.below('b.i', 20, 5)}
       WHEN 0 THEN ${fm} || '.' || ${lm}
       WHEN 1 THEN ${fm} || ${lm} || (10 + ${r.below('b.i', 21, 90)})
       WHEN 2 THEN left(${fm}, 1) || '.' || ${lm}
       WHEN 3 THEN ${fm} || '_' || ${lm}
       ELSE ${fm} || '.' || ${lm} || (1 + ${r.below('b.i', 22, 999)}) END`;
+}
+
+function emailExpr(st: Statement, r: RowRandom): string {
+  const local = emailLocal(st, r);
   const domain = `CASE WHEN b.co > 0 AND ${r.unit('b.i', 23)} < 0.6 THEN ${at(st.names(COMPANY_DOMAINS), 'b.co')}
       ELSE ${at(st.names(MAIL_DOMAINS), r.zipf('b.i', 26, MAIL_DOMAINS.length))} END`;
   return `CASE WHEN b.anon OR ${r.unit('b.i', 25)} < 0.12 THEN NULL ELSE ${local} || '@' || ${domain} END`;
@@ -84,7 +112,8 @@ function attributesExpr(st: Statement, r: RowRandom): string {
 function nameExpr(st: Statement, r: RowRandom): string {
   const visitor = `${at(st.names(VISITOR_ADJECTIVES), `1 + ${r.below('b.i', 10, VISITOR_ADJECTIVES.length)}`)} || '-' ||
       ${at(st.names(VISITOR_NOUNS), `1 + ${r.below('b.i', 11, VISITOR_NOUNS.length)}`)} || '-' || (1000 + ${r.below('b.i', 12, 9000)})`;
-  const person = `${at(st.names(FIRST_NAMES), 'b.fn')} || ' ' || ${at(st.names(LAST_NAMES), 'b.ln')}`;
+  const { first, last } = nameLists(st);
+  const person = `${at(st.names(first), 'b.fn')} || ' ' || ${at(st.names(last), 'b.ln')}`;
   return `CASE WHEN b.anon THEN ${visitor} ELSE ${person} END`;
 }
 
@@ -94,9 +123,9 @@ export function buildContactsInsert(ctx: StatementContext, from: number, to: num
   const r = st.random('contacts');
   const { plan } = ctx;
   const window = LONG_WINDOW_DAYS * DAY_SECONDS;
-  const who = contactIdentity(r, 'i');
+  const who = contactIdentity(st, r, 'i');
   const base = `SELECT i, ${who.anonymous} AS anon, ${who.firstName} AS fn,
-        1 + ${r.skewedBelow('i', 14, LAST_NAMES.length)} AS ln,
+        ${nameIndex(st, r, 'i', 14, nameLists(st).last.length)} AS ln,
         ${st.ints(PLACE_SLOTS)}[1 + ${r.below('i', 4, PLACE_SLOTS.length)}] AS pl,
         CASE WHEN ${r.unit('i', 5)} < 0.3 THEN 1 + ${r.below('i', 6, COMPANIES.length)} ELSE 0 END AS co,
         ${ascendingSeconds('i', plan.counts.contacts, window, r.unit('i', 7))} AS created_s

@@ -2,11 +2,13 @@
  * Conversations, generated inside Postgres. Every attribute is a pure function of the
  * conversation's local index `c`, so the message statement recomputes the attributes it needs
  * (inbox, contact, responder, time span) instead of joining. Conversations ascend in time with
- * their ids over the last `days` days; display_id is c (1 … N per account).
+ * their ids over the last `days` days; display_id is c (1 … N per account). In the skewed shape
+ * half of them belong to a few contacts drawn Zipf-like (skewed.ts).
  */
 import type { SqlQuery } from '../../src/db/db.js';
 import { contactFirstName } from './contacts.js';
 import { cachedLabelList } from './labels.js';
+import { CONCENTRATED_SHARE, concentratedContact } from './skewed.js';
 import { ascendingSeconds, at, DAY_SECONDS, Statement, type StatementContext } from './sql-build.js';
 import { int, type RowRandom } from './sql-random.js';
 
@@ -19,6 +21,14 @@ function groupAgent(st: Statement, r: RowRandom, k: string, salt: number): strin
   const group = `(${k} % ${groups})`;
   const inGroup = `((${int(counts.agents)} - 1 - ${group}) / ${groups} + 1)`;
   return `(${int(first.user)} + 1 + ${group} + ${groups} * ${r.below('a.c', salt, inGroup)})`;
+}
+
+/** SQL: the conversation's contact (1-based local index): uniform, or in the skewed shape half concentrated. */
+function contactOf(st: Statement, r: RowRandom, c: string): string {
+  const { contacts } = st.ctx.plan.counts;
+  const uniform = `1 + ${r.below(c, 3, contacts)}`;
+  if (st.ctx.shape !== 'skewed') return uniform;
+  return `CASE WHEN ${r.unit(c, 40)} < ${CONCENTRATED_SHARE} THEN ${concentratedContact(r, c, 41, contacts)} ELSE ${uniform} END`;
 }
 
 /**
@@ -34,7 +44,7 @@ export function conversationRows(st: Statement, from: number, to: number, withGr
   const admin = int(first.user);
   const inbox = `floor(${int(counts.inboxes)} * ${r.unit('c', 1)} * (0.25 + 0.75 * ${r.unit('c', 2)}))::int`;
   const base = `SELECT c, (${inbox} + 3) % ${int(counts.inboxes)} AS k,
-        1 + ${r.below('c', 3, counts.contacts)} AS ci,
+        ${contactOf(st, r, 'c')} AS ci,
         ${ascendingSeconds('c', counts.conversations, window, r.unit('c', 4))} AS created_s,
         300 + floor(${int(MAX_DURATION_SECONDS)} * ${r.unit('c', 5)} * ${r.unit('c', 6)} * ${r.unit('c', 7)})::bigint AS dur_raw,
         ${r.unit('c', 8)} AS ua

@@ -4,7 +4,7 @@
  * labels, tags) come from JS; contacts, conversations, messages, articles and the conversations'
  * label taggings are generated inside Postgres by
  * `INSERT … SELECT … FROM generate_series(…)` chunks, one at a time on each of `concurrency`
- * connections.
+ * connections. The `shape` option picks the data's shape (shape.ts); the database's comment records it.
  */
 import type { SqlQuery } from '../../src/db/db.js';
 import { silentProgress, type Progress } from '../../src/indexer/progress.js';
@@ -45,6 +45,7 @@ import {
   type TableName,
 } from './scale.js';
 import { DAY_SECONDS, LONG_WINDOW_DAYS, sqlTimestamp, type StatementContext } from './sql-build.js';
+import { dropExtraIndexes, HELPDESK_EXTRA_INDEXES, isShape, recordData, type DataRecord, type Shape } from './shape.js';
 import { MAX_SEED } from './sql-random.js';
 import { buildTaggingsInsert } from './taggings.js';
 
@@ -52,6 +53,8 @@ export interface GenerateOptions {
   /** Where to write: a pg Pool (chunks then run on `concurrency` of its connections) or one client. */
   db: GeneratorDb;
   scale: ScaleName | ScaleSpec;
+  /** The data's shape (shape.ts). Default `default`. */
+  shape?: Shape;
   /** Same seed (and `now`) ⇒ identical rows. Default 1. */
   seed?: number;
   /** Where the generated time ends (conversations and messages span `days` before it). Default: now, to the second. */
@@ -77,6 +80,7 @@ export interface StepTiming {
 
 export interface GeneratedData {
   seed: number;
+  shape: Shape;
   scale: ScaleSpec;
   now: Date;
   large: {
@@ -201,12 +205,15 @@ function resolveOptions(opts: GenerateOptions) {
   if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) throw new Error(`seed must be an integer in [0, ${MAX_SEED}]`);
   const now = new Date(Math.floor((opts.now ?? new Date()).getTime() / 1000) * 1000);
   const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 2));
-  return { scale, seed, now, concurrency, log: opts.log ?? (() => undefined), progress: opts.progress ?? silentProgress };
+  const shape = opts.shape ?? 'default';
+  if (!isShape(shape)) throw new Error(`unknown shape ${JSON.stringify(shape)}: use default or skewed`);
+  return { scale, shape, seed, now, concurrency, log: opts.log ?? (() => undefined), progress: opts.progress ?? silentProgress };
 }
 
 interface Run {
   sessions: Session[];
   plans: AccountPlan[];
+  shape: Shape;
   seed: number;
   now: Date;
   scale: ScaleSpec;
@@ -217,13 +224,14 @@ interface Run {
 
 /** Generates the data set; refuses a database with rows unless `force`. */
 export async function generateData(opts: GenerateOptions): Promise<GeneratedData> {
-  const { scale, seed, now, concurrency, log, progress } = resolveOptions(opts);
+  const { scale, shape, seed, now, concurrency, log, progress } = resolveOptions(opts);
   const started = performance.now();
   const timings: StepTiming[] = [];
   const { sessions, close: closeSessions } = await openSessions(opts.db, concurrency, opts.maintenanceWorkMem ?? '512MB');
   const run: Run = {
     sessions,
     plans: planAccounts(scale),
+    shape,
     seed,
     now,
     scale,
@@ -240,21 +248,32 @@ export async function generateData(opts: GenerateOptions): Promise<GeneratedData
     await ensureEmpty(main, opts.force ?? false);
     // Rebuilt below: one build is far cheaper than maintaining a trigram GIN index row by row.
     await dropSchemaIndexes(main);
+    await dropExtraIndexes(main);
     await insertOrganisation(run);
     for (const table of GENERATED) await insertGenerated(run, table);
     await finish(run);
+    const record: DataRecord = {
+      generator: 'searchdesk bench:data',
+      shape,
+      scale: typeof opts.scale === 'string' ? opts.scale : 'custom',
+      seed,
+      now: now.toISOString(),
+    };
+    const unrecorded = await recordData(main, record);
+    if (unrecorded) log(`the database's comment does not record the shape: ${unrecorded}`);
   } finally {
     await closeSessions();
   }
   const seconds = (performance.now() - started) / 1000;
-  return { seed, scale, now, ...accountsInfo(run.plans), counts: run.counts, timings, seconds };
+  return { seed, shape, scale, now, ...accountsInfo(run.plans), counts: run.counts, timings, seconds };
 }
 
-/** Indexes back, sequences past the ids, then VACUUM ANALYZE. */
+/** Indexes back (and the skewed shape's help desk ones), sequences past the ids, then VACUUM ANALYZE. */
 async function finish(run: Run): Promise<void> {
   let t0 = performance.now();
   const cost = (create: string) => (create.includes('gin') ? 1 : 0) + (create.includes('ON messages') ? 1 : 0);
-  const indexes = schemaIndexes().sort((a, b) => cost(b.create) - cost(a.create));
+  const extra = run.shape === 'skewed' ? HELPDESK_EXTRA_INDEXES : [];
+  const indexes = [...schemaIndexes(), ...extra].sort((a, b) => cost(b.create) - cost(a.create));
   // The messages trigram index (the longest build) first, so the others run beside it.
   await runTasks(
     indexes.map((i) => (session) => session.query(i.create).then(() => undefined)),
@@ -289,7 +308,7 @@ async function insertGenerated(run: Run, gen: GeneratedTable): Promise<void> {
   const t0 = performance.now();
   const tasks: Task[] = [];
   for (const plan of run.plans) {
-    const ctx: StatementContext = { plan, seed: run.seed, now: run.now, days: run.scale.days };
+    const ctx: StatementContext = { plan, seed: run.seed, now: run.now, days: run.scale.days, shape: run.shape };
     const [units, chunk] = [gen.units(plan), gen.chunk(plan)];
     for (let from = 1; from <= units; from += chunk) {
       const to = Math.min(units, from + chunk - 1);
@@ -366,7 +385,7 @@ function firstIds(plan: AccountPlan): Partial<Record<TableName, number>> {
  * has it already is left as it is (`added` false). Refuses a database whose ids it would reuse.
  */
 export async function addDirectoryAccount(opts: GenerateOptions): Promise<{ added: boolean; directory: DirectoryInfo }> {
-  const { scale, seed, now, log, progress } = resolveOptions(opts);
+  const { scale, shape, seed, now, log, progress } = resolveOptions(opts);
   const plans = planAccounts(scale);
   const plan = plans.find((p) => p.directory);
   if (!plan) throw new Error('this scale has no directory account');
@@ -387,7 +406,7 @@ export async function addDirectoryAccount(opts: GenerateOptions): Promise<{ adde
         );
     }
     const counts = Object.fromEntries(TABLES.map((t) => [t, 0])) as Record<TableName, number>;
-    const run: Run = { sessions, plans: [plan], seed, now, scale, progress, counts, step: (t) => log(formatTiming(t)) };
+    const run: Run = { sessions, plans: [plan], shape, seed, now, scale, progress, counts, step: (t) => log(formatTiming(t)) };
     await session.query('BEGIN');
     await insertOrganisation(run, accountOrganisationRows(plans, plan, seed));
     for (const table of GENERATED) await insertGenerated(run, table);

@@ -5,11 +5,12 @@
  * ids ascend with time like in a real help desk. The first message of a conversation is the
  * contact's; later ones are replies, more customer messages, private notes (~5%), activity (~3%)
  * and templates (~0.6%), spread over the conversation's time span: about 55% incoming, 36% public
- * replies.
+ * replies. In the skewed shape most word slots take one of a few head words (skewed.ts).
  */
 import type { SqlQuery } from '../../src/db/db.js';
 import { conversationRows } from './conversations.js';
 import { at, Statement, type StatementContext } from './sql-build.js';
+import { HEAD_WORD_SHARE, HEAD_WORDS } from './skewed.js';
 import { int, type RowRandom } from './sql-random.js';
 import {
   ACTIVITIES,
@@ -52,7 +53,14 @@ function code(r: RowRandom, key: string, phrase: string): string {
 function sentence(st: Statement, r: RowRandom, j: number): string {
   const key = `(x.m * 8 + ${int(j)})`;
   const words = st.names(WORDS);
-  const word = (salt: number) => at(words, r.zipf(key, salt, WORDS.length));
+  const zipf = (salt: number) => r.zipf(key, salt, WORDS.length);
+  // Skewed: a head word (rank 1 … HEAD_WORDS) most of the time, salts 90 … 93 beside the Zipf draw's.
+  const rank =
+    st.ctx.shape === 'skewed'
+      ? (salt: number) =>
+          `CASE WHEN ${r.unit(key, salt + 17)} < ${HEAD_WORD_SHARE} THEN 1 + ${r.below(key, salt + 18, HEAD_WORDS)} ELSE ${zipf(salt)} END`
+      : zipf;
+  const word = (salt: number) => at(words, rank(salt));
   const t = `(x.tb + ${r.below(key, 71, 'x.tn')})`;
   const phrase = `(1 + ${r.below(key, 72, CODE_SENTENCES.length)})`;
   const withCode = `${at(st.names(CODE_PRE), phrase)} || ${code(r, key, phrase)} || ${at(st.names(CODE_POST), phrase)}`;

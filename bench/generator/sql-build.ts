@@ -2,6 +2,7 @@
 import { SqlParams, type SqlQuery } from '../../src/db/db.js';
 import { RowRandom, int, type Stream } from './sql-random.js';
 import type { AccountPlan } from './scale.js';
+import type { Shape } from './shape.js';
 
 const NAME_MAX_BYTES = 63;
 
@@ -35,6 +36,8 @@ export interface StatementContext {
   /** The anchor of every timestamp: data ends here and reaches `days` back. */
   now: Date;
   days: number;
+  /** Which data shape to generate (shape.ts). */
+  shape: Shape;
 }
 
 /** One statement being built: its parameters, its streams and the time anchor. */

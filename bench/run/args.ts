@@ -34,6 +34,8 @@ export const HELP = `Usage: npm run bench -- --scale S|M|L [options]
 export interface Args {
   scale: 'S' | 'M' | 'L';
   databaseUrl: string;
+  /** The bench database's data shape as its comment records it ("default" when unrecorded); set by openBench. */
+  shape?: string;
   /** The role the server logs in as (--server-role), undefined for the URL's own. */
   serverRole?: string;
   elasticsearchUrl?: string;

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { FEATURE_BITS } from '../../src/auth/access.js';
 import { LARGE_ADMIN_TOKEN, LARGE_AGENT_TOKEN } from '../generator/org.js';
+import { describeData, readData, SHAPES } from '../generator/shape.js';
 import { Direct } from '../perf/direct.js';
 import { ensureReadOnlyRole } from '../perf/role.js';
 import {
@@ -60,6 +61,7 @@ export async function machineInfo(args: Args, direct: Direct): Promise<Record<st
     PostgreSQL: pgVersion,
     Elasticsearch: await serverVersion(args.elasticsearchUrl, '/_nodes/_local'),
     OpenSearch: await serverVersion(args.opensearchUrl, '/'),
+    'Bench data (shape)': describeData(await readData(direct.pool)),
     "Server's database role": args.serverRole === undefined ? "the URL's own" : `${args.serverRole} (README "Production" grants)`,
     'Load average at start (1/5/15 min)': load(),
   };
@@ -98,7 +100,7 @@ export interface Bench {
 
 /**
  * Opens the bench database, remembers the account's flags, and puts them (and the contact indexes)
- * back on close and on Ctrl-C.
+ * back on close and on Ctrl-C. Sets `args.shape` to the data shape the database records.
  */
 export async function openBench(args: Args): Promise<Bench> {
   const direct = new Direct(args.databaseUrl, STATEMENT_TIMEOUT_MS, args.serverRole);
@@ -112,6 +114,7 @@ export async function openBench(args: Args): Promise<Bench> {
     await direct.close();
     throw new Error(`account ${ACCOUNT_ID} not found: is this a bench database?`);
   }
+  args.shape = (await readData(direct.pool))?.shape ?? SHAPES[0];
   const bench: Bench = {
     direct,
     async close() {
