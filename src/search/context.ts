@@ -2,6 +2,7 @@
 import type { AccessContext } from '../auth/access.js';
 import type { Db } from '../db/db.js';
 import type { Logger } from '../logger.js';
+import type { PlanOptions } from './plan/strategy.js';
 
 /**
  * Results per page, and the last page a search serves. Here rather than in params.ts so that what
@@ -18,6 +19,8 @@ export interface SearchContext {
   now: () => number;
   /** The help desk's FRONTEND_URL: conversation and article records carry `url` (links.ts); unset = none. */
   appUrl?: string;
+  /** Forced and disabled strategies and knobs (plan/strategy.ts): set by tests and the bench only. */
+  plan?: PlanOptions;
 }
 
 /** One page of records and whether a next page exists (one extra row was fetched). */

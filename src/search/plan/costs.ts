@@ -1,0 +1,55 @@
+/**
+ * The cost model: every knob of the search plans, in one place. The unit is one row a walk
+ * tests (a window reads it in index order and tests the match once). Sizes are in those rows,
+ * prices of other work in as many of them, shares are fractions of a table's rows. Each knob
+ * says in one line why it has its value; the evidence is under its docs/plans.md anchor.
+ * A knob in PlanOptions.disabled takes its `off` value: the plan as if it did not exist (the
+ * ablation bench, `npm run bench:core -- --disable <name>`).
+ */
+import type { PlanOptions } from './strategy.js';
+
+/** A tuning value and its neutral value (what the plan does without it). */
+export interface Knob {
+  readonly value: number;
+  readonly off: number;
+}
+
+export const COSTS = {
+  // Windows (every resource; plan/windows.ts)
+  /** A page needing this many matches ends its window after a whole time, not sorting every row by id (#windows). */
+  'windows.tiesMinMatches': { value: 5, off: Infinity },
+  /** The least window length written in a statement planned once; ten steps a decade above it (#windows). */
+  'windows.ladderLeast': { value: 100, off: 1 },
+
+  // Statistics (plan/../statistics.ts)
+  /** At most the share of rows a term no sampled value holds is in: pg_stats samples about 100 values (#statistics). */
+  'statistics.unseenShare': { value: 0.01, off: 0 },
+
+  // Contacts (contacts.ts)
+  /** Rows of a sample window when the statistics cannot size one: settles a term in 1 contact of 16 (#contacts). */
+  'contacts.window': { value: 250, off: 0 },
+  /** The longest window: past it the trigram index is the bounded choice whatever the estimate (#contacts). */
+  'contacts.walkCap': { value: 20_000, off: Infinity },
+  /** A window is this many times the rows it is expected to need, as the estimate is rough (#contacts). */
+  'contacts.room': { value: 3, off: 1 },
+  /** A row the trigram index fetches (heap read, recheck of four columns, posting lists) in rows a walk tests (#contacts). */
+  'contacts.fetchCost': { value: 4, off: 1 },
+
+  // Conversations (conversations.ts): h50-conv
+
+  // Articles (articles.ts): h50-conv
+
+  // Messages, Postgres engine (messages/postgres.ts): h50-msg
+} as const satisfies Record<string, Knob>;
+
+export type KnobName = keyof typeof COSTS;
+
+/** The knob's value, or its neutral value when the plan options disable it. */
+export function knob(name: KnobName, options?: PlanOptions): number {
+  return options?.disabled?.has(name) ? COSTS[name].off : COSTS[name].value;
+}
+
+/** Whether `name` is a knob (for the bench's --disable, which takes knobs and strategies). */
+export function isKnob(name: string): name is KnobName {
+  return Object.hasOwn(COSTS, name);
+}
