@@ -22,8 +22,8 @@ import { SEARCHDESK_INDEXES } from '../src/db/admin.js';
 import { INDEX } from '../src/db/catalog.js';
 import type { Db, SqlQuery } from '../src/db/db.js';
 import { createPgDb } from '../src/db/pg.js';
-import { ARTICLE_SIZES, ARTICLE_STRATEGIES, searchArticles, type ArticleLimits } from '../src/search/articles.js';
-import { buildArticlesQuery, type ArticleStatement, type WalkStep } from '../src/search/article-statements.js';
+import { ARTICLE_SIZES, ARTICLE_STRATEGIES, searchArticles } from '../src/search/articles.js';
+import { buildArticlesQuery, type ArticleSizes, type ArticleStatement, type WalkStep } from '../src/search/article-statements.js';
 import {
   buildContactsQuery,
   searchContacts,
@@ -41,7 +41,7 @@ import {
 } from '../src/search/conversations.js';
 import type { ConversationRow } from '../src/search/conversation-record.js';
 import { conversationStatement, type ConversationStatement } from '../src/search/conversation-statements.js';
-import { planStatement, type PlanOptions } from '../src/search/local-plan.js';
+import { planStatement } from '../src/search/plan/executor.js';
 import { PAGE_SIZE } from '../src/search/params.js';
 import { shareWithinAccount, tableStats } from '../src/search/statistics.js';
 import { splitWords } from '../src/search/text.js';
@@ -181,8 +181,7 @@ function conversationQuery(
 }
 
 /** The context of a search whose plan runs `force` whenever it applies (PlanOptions). */
-const forced = (context: SearchContext, force: string) =>
-  ({ ...context, plan: { force } satisfies PlanOptions }) as SearchContext;
+const forced = (context: SearchContext, force: string): SearchContext => ({ ...context, plan: { force } });
 
 const ctx = (db: Db, who: 'admin' | 'agent', gin: boolean): SearchContext => ({
   db,
@@ -824,7 +823,7 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       const articleParams = { q: params.q, page: params.page };
       const words = splitWords(params.q);
       if (words.length > 0) {
-        const articleRows = (strategy: ArticleStatement, limits: ArticleLimits = ARTICLE_LIMITS) =>
+        const articleRows = (strategy: ArticleStatement, limits: Partial<ArticleSizes> = ARTICLE_LIMITS) =>
           db.query<{ id: number | null; overflow: boolean; step: WalkStep | null }>(
             buildArticlesQuery(access[who], articleParams, words, strategy, { ...ARTICLE_SIZES, ...limits }),
           );
@@ -926,6 +925,15 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       'articles walk answered at texts',
       'articles walk gave way at walk',
       'articles walk gave way at texts',
+      // Forced (PlanOptions.force) at the default sizes: each ran first and matched the reference.
+      'conversations.window forced answered',
+      'conversations.window forced gave way',
+      'conversations.candidates forced answered',
+      'articles.walk forced answered',
+      'articles.window forced gave way',
+      'articles.trigramTiers forced answered',
+      'articles.tiers forced answered',
+      'articles.matches forced answered',
     ])
       expect(counts[key] ?? 0, key).toBeGreaterThan(0);
   }, 180_000);

@@ -16,7 +16,7 @@ import type { SearchContext } from '../../src/search/context.js';
 import { createLogger } from '../../src/logger.js';
 import { CONVERSATION_LIMITS, searchConversations } from '../../src/search/conversations.js';
 import { conversationStatement, type ConversationStatement } from '../../src/search/conversation-statements.js';
-import { chooseStrategy } from '../../src/search/local-plan.js';
+import { chooseStrategy } from '../../src/search/plan/executor.js';
 import type { SearchClient } from '../../src/search/messages/client.js';
 import { createElasticsearchClient, elasticsearchSearchClient } from '../../src/search/messages/elasticsearch.js';
 import { searchMessages } from '../../src/search/messages/index.js';

@@ -1,9 +1,8 @@
 /**
  * The statements of article search (docs/plans.md, Articles): every word of `q` starts a word of
- * the title, description or content (case-insensitive). Relevance tiers: 2 when every word is in
- * the title, 1 when every word is in the title or the description, 0 when the content was needed;
- * ties go to the most recently updated article. Every statement ranks and pages the ids first;
- * only the page's rows are joined and carry their content.
+ * the title, description or content. Tiers: 2 every word in the title, 1 in the title or the
+ * description, 0 the content needed; then the most recently updated. Each ranks and pages the ids
+ * first; only the page's rows are joined.
  */
 import { SqlParams, type SqlQuery } from '../db/db.js';
 import type { AccessContext } from '../auth/access.js';
@@ -19,47 +18,23 @@ export const ARTICLE_TEXT = `(coalesce(a.title, '') || ' ' || coalesce(a.descrip
 /** The text `searchdesk_articles_title_description_trgm` indexes: any word of a title or description occurs in it. */
 export const ARTICLE_TITLE_DESCRIPTION = `(coalesce(a.title, '') || ' ' || coalesce(a.description, ''))`;
 
-/** Which statement; each strategy of articles.ts runs one (docs/plans.md, Articles). */
 export type ArticleStatement = 'rank' | 'window' | 'candidates' | 'tiers' | 'trigramTiers' | 'matches' | 'walk';
 
-/**
- * The walk's step that answered, or that gave way (on its overflow row): the window, every title
- * match, every title or description match, the newest description matches, every trigram
- * candidate. Only tests read it, to see every step both answer and give way.
- */
+/** The walk's step that answered or gave way (its overflow row): only tests read it. */
 export type WalkStep = 'window' | 'titles' | 'capped' | 'walk' | 'texts';
 
-/** The sizes a statement uses: the title window, the candidate cap, the content window. */
 export interface ArticleSizes {
   window: number;
   candidateCap: number;
   contentWindow: number;
 }
 
-/** The clauses every statement shares, in the order their parameters are added. */
-interface Parts {
-  p: SqlParams;
-  page: number;
-  account: string;
-  /** ILIKE filters over `text` for every word with a trigram (a superset: likePrefilter). */
-  prefilter: (text: string, hidden?: boolean) => string[];
-  inTitle: string;
-  inTitleOrDescription: string;
-  anywhere: string;
-  pageClause: string;
-  ranked: (from: string, where: string[], tier?: string) => string;
-}
-
 /**
- * A word that starts a word of a field is a substring of ARTICLE_TEXT (of
- * ARTICLE_TITLE_DESCRIPTION for the title or description, of the title for the title), so the
- * prefilter never drops a match and lets the trigram index on that text narrow the rows first;
- * the folded regular expressions decide. `hidden`: the pattern comes from a subquery, so the
- * planner neither runs it over the statistics of the indexed text nor bases the plan on a guess
- * of how common the word is: it reads the trigram index, whatever the word (the walk's steps
- * that read one are capped or run only for uncommon words).
+ * The clauses every statement shares, their parameters added first. `prefilter`: an ILIKE per
+ * word over the text a trigram index holds (a superset: likePrefilter), the regular expressions
+ * decide; `hidden` keeps the pattern from the planner, so it reads the index whatever the word.
  */
-function parts(access: Pick<AccessContext, 'accountId'>, params: ArticlesParams, words: string[]): Parts {
+function parts(access: Pick<AccessContext, 'accountId'>, params: ArticlesParams, words: string[]) {
   const p = new SqlParams();
   const account = `a.account_id = ${p.add(access.accountId)}::bigint`;
   const prefilter = (text: string, hidden = false) =>
@@ -80,21 +55,17 @@ function parts(access: Pick<AccessContext, 'accountId'>, params: ArticlesParams,
       WHERE ${where.join('\n        AND ')}
       ORDER BY tier DESC, a.updated_at DESC, a.id DESC
       ${paged}`;
-  return { p, page, account, prefilter, inTitle, inTitleOrDescription, anywhere, pageClause: paged, ranked };
+  return { p, page, account, prefilter, inTitle, inTitleOrDescription, anywhere, tier, pageClause: paged, ranked };
 }
+type Parts = ReturnType<typeof parts>;
 
-/** The row a statement adds when it cannot tell the exact answer (only `overflow`, and `step` of the walk, set). */
+/** The row a statement adds when it cannot tell the exact answer. */
 const overflowRow = (condition: string, step = 'NULL') => `
     UNION ALL
     SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true, ${step}
     WHERE ${condition}`;
 
-/** The CTEs of one statement, its overflow row and its walk step. */
-interface Ctes {
-  ctes: string;
-  overflow?: string;
-  step?: string;
-}
+type Ctes = { ctes: string; overflow?: string; step?: string };
 
 /** The titles of the newest `window` articles, in index order. */
 function windowCtes(x: Parts, window: number): Ctes {
@@ -106,7 +77,7 @@ function windowCtes(x: Parts, window: number): Ctes {
   };
 }
 
-/** The trigram index's rows (whole, so the regular expressions never read the table again), ranked alone. */
+/** The trigram index's rows, whole (never read again), ranked alone. */
 function candidateCtes(x: Parts, candidateCap: number): Ctes {
   const cap = x.p.add(candidateCap);
   return {
@@ -120,19 +91,17 @@ function candidateCtes(x: Parts, candidateCap: number): Ctes {
 }
 
 /**
- * Tiers 2 and 1 read only titles and descriptions (every matching article: with `trigram` only
- * the rows searchdesk_articles_title_description_trgm finds); tier 0, only when they leave the
- * page short, walks the newest articles in index order and stops once the page is full. Exact
- * when it holds `need` rows or the walk saw every article of the account.
+ * Tiers 2 and 1 from every title and description (`trigram`: the rows their index finds); tier 0
+ * only when they leave the page short, from the newest contents. Exact with `need` rows or every
+ * article seen.
  */
 function tiersCtes(x: Parts, contentWindow: number, trigram: boolean): Ctes {
   const need = x.p.add(x.page * PAGE_SIZE + 1);
   const contentRows = x.p.add(contentWindow);
   const topWhere = [x.account, ...(trigram ? x.prefilter(ARTICLE_TITLE_DESCRIPTION) : []), x.inTitleOrDescription];
-  const tier = `CASE WHEN ${x.inTitle} THEN 2 WHEN ${x.inTitleOrDescription} THEN 1 ELSE 0 END`;
   return {
     ctes: `top AS MATERIALIZED (
-        SELECT a.id, a.updated_at, ${tier} AS tier FROM articles a WHERE ${topWhere.join(' AND ')}),
+        SELECT a.id, a.updated_at, ${x.tier} AS tier FROM articles a WHERE ${topWhere.join(' AND ')}),
       rest AS MATERIALIZED (
         SELECT a.id, a.updated_at, 0 AS tier
         FROM (SELECT a.id, a.updated_at, a.title, a.description, a.content FROM articles a WHERE ${x.account}
@@ -156,10 +125,7 @@ const count = (cte: string) => `(SELECT count(*) FROM ${cte})`;
 const newest = (x: Parts, columns: string, rows: string) =>
   `(SELECT ${columns} FROM articles a WHERE ${x.account} ORDER BY a.updated_at DESC, a.id DESC LIMIT ${rows}) a`;
 
-/**
- * The walk's t2, tier 2: the window's title matches when they fill the page, else every title
- * match (the rows searchdesk_articles_title_trgm finds).
- */
+/** The walk's tier 2: the window's title matches when they fill the page, else every title match. */
 function walkTitles(x: Parts, window: number, need: string): string {
   // A function: its patterns are added where the text takes them, after the window's length.
   const everyTitle = () => [x.account, ...x.prefilter('a.title', true), x.inTitle];
@@ -176,14 +142,9 @@ function walkTitles(x: Parts, window: number, need: string): string {
 }
 
 /**
- * The walk: each step runs only when the steps before it left the page short (a one-time filter
- * on counts of their rows), so a word common in titles costs the window alone. After t2
- * (walkTitles): t1, tier 1, every title or description match outside t2 when
- * searchdesk_articles_title_description_trgm finds at most `cap` rows (a CTE is read only as far
- * as its reader goes: `capped` stops `found` there), else the newest ones among the newest
- * `contentWindow` articles; t0, tier 0, when t2 and t1 are whole (and still short), every other
- * match when searchdesk_articles_text_trgm finds at most `cap` rows. Exact when t2 and t1 fill
- * the page, or when all three tiers are whole.
+ * The walk: each step runs only while the page is short. After t2, t1: the title or description
+ * matches when their index finds at most `cap` (`capped` stops `found` there), else the newest
+ * among `contentWindow`; t0: when t2 and t1 are whole, the text index's rows, at most `cap`.
  */
 function walkCtes(x: Parts, { window, candidateCap, contentWindow }: ArticleSizes): Ctes {
   const need = x.p.add(x.page * PAGE_SIZE + 1);

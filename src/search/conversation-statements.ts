@@ -1,7 +1,7 @@
 /**
  * The statements of conversation search (docs/plans.md, Conversations): a literal substring of
- * the display id (as text) or of the contact's name, email, phone number or identifier; only
- * conversations of inboxes the caller may access; newest first.
+ * the display id or of the contact's name, email, phone number or identifier, in the caller's
+ * inboxes, newest first. Each finds and pages its hits, then decorates only the page.
  */
 import { SqlParams, type SqlQuery } from '../db/db.js';
 import type { AccessContext } from '../auth/access.js';
@@ -11,41 +11,20 @@ import { checkClause, epoch, pageClause, rowCount, tableRows, timeBounds } from 
 import { CONTACT_COLUMNS } from './contacts.js';
 import { indexedSubstringMatch, rowMatch, substringMatch } from './text.js';
 
-/** Which statement: the window, the candidates or the plain statement ('scan', the reference). */
 export type ConversationStatement = 'scan' | 'window' | 'candidates';
 
-/** The sizes one statement uses: a window's rows, the candidates' caps. */
 export interface ConversationSizes {
   window: number;
   candidateCap: number;
   displayIdCap: number;
 }
 
-/**
- * How a window statement is planned: `onceRows`, its length on the ladder when it is planned
- * once (the account and the length written in the text: SqlQuery.planOnce); `accountAsParameter`,
- * the same statement for any account (SqlQuery.anyAccount).
- */
-export interface ConversationPlanning {
-  onceRows?: number;
-  accountAsParameter?: boolean;
-}
+/** A display id is an integer: only a `q` of digits (at most 10, an int4's) can be in its text. */
+export const canMatchDisplayId = (q: string) => /^\d+$/.test(q);
 
-/** Digits of the largest display id (an int4): a longer q is in none. */
-const DISPLAY_ID_DIGITS = 10;
-
-/** A display id is an integer: only a `q` of digits can be a substring of its text. */
-export function canMatchDisplayId(q: string): boolean {
-  return /^\d+$/.test(q);
-}
-
-/** The columns of `conversations` (alias cv) CONVERSATION_DECORATION shows as they are. */
 const TRIAGE_COLUMNS = 'cv.priority, cv.waiting_since, cv.snoozed_until, cv.first_reply_created_at, cv.custom_attributes';
 
-/**
- * What the search's `hits` carry for each row of the page (cv: conversations, ct: its contact):
- * every column the record shows but the decoration's, so that the page is not read again.
- */
+/** Every column the record shows but the decoration's (cv: conversations, ct: its contact). */
 const HIT_COLUMNS = `cv.id, cv.display_id, cv.account_id, cv.inbox_id, cv.status, cv.created_at, cv.last_activity_at,
           cv.assignee_id, cv.team_id, ${TRIAGE_COLUMNS}, ct.id AS contact_id, ct.name AS contact_name, ct.email AS contact_email,
           ct.phone_number AS contact_phone_number, ct.identifier AS contact_identifier`;
@@ -55,44 +34,27 @@ const JOIN_CONTACT = 'LEFT JOIN contacts ct ON ct.id = cv.contact_id AND ct.acco
 const CONTACT_TEXTS = CONTACT_COLUMNS.map((c) => `ct.${c}`);
 const SEARCHED = ['cv.display_id::text', ...CONTACT_TEXTS];
 
-/** The clauses every statement shares, in the order their parameters are added. */
-interface Parts {
-  p: SqlParams;
-  q: string;
-  account: string;
-  scope: string[];
-  bounds: string[];
-  /** The accessible conversations, as clauses an index may serve. */
-  accessible: string;
-  /** The same, checking rows a probe already found: one clause (checkClause), no index but the probe's. */
-  accessibleCheck: string;
-  page: string;
-  once?: number;
-}
-
-function parts(
-  access: Pick<AccessContext, 'accountId' | 'inboxIds'>,
-  params: ConversationsParams,
-  planning: ConversationPlanning,
-): Parts {
+/**
+ * The clauses every statement shares, their parameters added first. `once`: the window's length
+ * when it is planned once, the account then written in the text (rowCount).
+ */
+function parts(access: Pick<AccessContext, 'accountId' | 'inboxIds'>, params: ConversationsParams, once?: number) {
   const p = new SqlParams();
-  const once = planning.accountAsParameter ? undefined : planning.onceRows;
   const account = once !== undefined ? rowCount(access.accountId) : p.add(access.accountId);
   const scope = [`cv.account_id = ${account}::bigint`, `cv.inbox_id = ANY(${p.add(access.inboxIds)}::bigint[])`];
   const bounds = timeBounds('cv.last_activity_at', params.since, params.until, p);
   const accessible = [...scope, ...bounds].join(' AND ');
+  // The same as one clause, for rows a probe found: no index but the probe's (checkClause).
   const accessibleCheck = checkClause([...scope, ...bounds]).join(' AND ');
   const page = pageClause(params.page ?? 1, PAGE_SIZE, p, once !== undefined);
   return { p, q: params.q, account, scope, bounds, accessible, accessibleCheck, page, once };
 }
+type Parts = ReturnType<typeof parts>;
 
 /**
- * The newest accessible conversations, `rows` of them, with the match as a filter. Not
- * materialised: the outer LIMIT stops the walk once the page is full. Each row's contact is read
- * by primary key (LIMIT 1 keeps the lateral subquery from being flattened into a join that may
- * hash every contact); the match is one test of the row's texts joined (rowMatch). since/until
- * (on last_activity_at) are tested with the match, outside the window: inside, the planner may
- * sort every recently active conversation rather than walk (docs/plans.md, Conversations).
+ * The newest `rows` accessible conversations, not materialised (the outer LIMIT stops the walk
+ * at the page); each contact by primary key (LIMIT 1: never flattened into a hash join); one
+ * match test of the texts joined (rowMatch); since/until outside the window, so it stays a walk.
  */
 function windowHits({ p, q, scope, bounds, page, once }: Parts, rows: number): string {
   const walked = (once !== undefined ? [scope[0], ...checkClause([scope[1]!])] : scope).join(' AND ');
@@ -112,12 +74,9 @@ function windowHits({ p, q, scope, bounds, page, once }: Parts, rows: number): s
 }
 
 /**
- * SQL for the display ids (bigint) of the account whose text holds the digits `q`, when there
- * are at most `cap` of them up to the account's highest display id (else none: `fits` is false).
- * An integer whose text holds q at j digits from its end is a·10^(k+j) + q·10^j + b (k = q's
- * length, 0 ≤ b < 10^j, a ≥ 1 when q starts with 0, since a leading zero is never written); j
- * runs up to the highest id's length minus k. Only the bound per position is read from the
- * table (the unique (account_id, display_id) index gives max() at once); the ids are generated.
+ * The display ids of the account holding the digits `q`, generated when at most `cap` (else
+ * `fits` is false): one holding q at j digits from its end is a·10^(k+j) + q·10^j + b (k = q's
+ * length, 0 ≤ b < 10^j, a ≥ 1 when q starts with 0); only max(display_id) is read.
  */
 function displayIdsHolding(q: string, account: string, cap: string, p: SqlParams): { ctes: string; ids: string; fits: string } {
   const k = p.add(q.length);
@@ -138,13 +97,9 @@ function displayIdsHolding(q: string, account: string, cap: string, p: SqlParams
   return { ctes, ids, fits: '(SELECT fits FROM dfits)' };
 }
 
-/**
- * The display-id branch of the candidates: the ids holding q generated and probed one by one in
- * the unique (account_id, display_id) index (LIMIT 1 keeps each probe a probe) when there are at
- * most displayIdCap of them, else the display ids matched as text. Only a q of digits has one.
- */
+/** The display-id matches: the generated ids probed in the unique (account_id, display_id) index, else matched as text. */
 function displayMatches(x: Parts, cap: string, displayIdCap: number): { ctes: string; display: string } {
-  if (!canMatchDisplayId(x.q) || x.q.length > DISPLAY_ID_DIGITS)
+  if (!canMatchDisplayId(x.q) || x.q.length > 10)
     return { ctes: '', display: 'SELECT NULL::int AS id, NULL::timestamp AS created_at WHERE false' };
   const held = displayIdsHolding(x.q, x.account, x.p.add(displayIdCap), x.p);
   const display = `
@@ -161,12 +116,7 @@ function displayMatches(x: Parts, cap: string, displayIdCap: number): { ctes: st
   return { ctes: held.ctes, display };
 }
 
-/**
- * The matching contacts first (a trigram bitmap where q has a trigram), then their conversations
- * by contact_id (ANY(ARRAY(…)): an index probe per contact, never a walk), plus the display-id
- * matches. Both sets stop at the cap + 1 rows; past the cap nothing more is fetched and
- * `overflow` says the answer is not known.
- */
+/** The matching contacts (trigram), their conversations by contact_id probes, and the display ids; past the cap, `overflow`. */
 function candidateHits(x: Parts, { candidateCap, displayIdCap }: ConversationSizes): string {
   const cap = x.p.add(candidateCap + 1);
   const { ctes, display } = displayMatches(x, cap, displayIdCap);
@@ -193,36 +143,28 @@ function candidateHits(x: Parts, { candidateCap, displayIdCap }: ConversationSiz
       )`;
 }
 
-/** The plain statement: the accessible conversations with the match as a filter. */
-function scanHits(x: Parts): string {
-  return `
+const scanHits = (x: Parts) => `
       hits AS (
         SELECT ${HIT_COLUMNS} FROM conversations cv ${JOIN_CONTACT}
         WHERE ${x.accessible} AND ${substringMatch(SEARCHED, x.q, x.p)} ${ORDER} ${x.page}
       )`;
-}
 
 /**
- * One statement: find and page the rows first (hits carry their own columns and contact's), then
- * decorate only the rows of this page. The candidates return one row even when nothing matched,
- * so that their `overflow` always reaches the caller; a window carries tableRows.
+ * One statement. A window planned once has its length on the ladder (`onceRows`), the account in
+ * the text unless `anyAccount` (SqlQuery.anyAccount). The candidates always return a row, for
+ * their overflow; a window carries tableRows.
  */
 export function conversationStatement(
   access: Pick<AccessContext, 'accountId' | 'inboxIds'>,
   params: ConversationsParams,
-  statement: ConversationStatement,
+  kind: ConversationStatement,
   sizes: ConversationSizes,
-  planning: ConversationPlanning = {},
+  onceRows?: number,
+  anyAccount = false,
 ): SqlQuery {
-  const x = parts(access, params, planning);
-  const candidates = statement === 'candidates';
-  const ctes =
-    statement === 'window'
-      ? windowHits(x, planning.onceRows ?? sizes.window)
-      : candidates
-        ? candidateHits(x, sizes)
-        : scanHits(x);
-  const from = candidates ? `FROM (SELECT (SELECT overflow FROM over) AS overflow) meta LEFT JOIN hits c ON true` : 'FROM hits c';
+  const x = parts(access, params, anyAccount ? undefined : onceRows);
+  const candidates = kind === 'candidates';
+  const ctes = kind === 'window' ? windowHits(x, onceRows ?? sizes.window) : candidates ? candidateHits(x, sizes) : scanHits(x);
   const text = `
     WITH ${ctes}
     SELECT c.id, c.display_id, c.account_id, c.inbox_id, c.status,
@@ -230,8 +172,8 @@ export function conversationStatement(
            c.contact_id, c.contact_name, c.contact_email, c.contact_phone_number, c.contact_identifier,
            ${CONVERSATION_DECORATION},
            ${candidates ? 'meta.overflow' : 'false'} AS overflow,
-           ${statement === 'window' ? tableRows('conversations') : 'NULL::float8'} AS table_rows
-    ${from}
+           ${kind === 'window' ? tableRows('conversations') : 'NULL::float8'} AS table_rows
+    ${candidates ? `FROM (SELECT (SELECT overflow FROM over) AS overflow) meta LEFT JOIN hits c ON true` : 'FROM hits c'}
     ORDER BY c.created_at DESC, c.id DESC`;
   return { text, values: x.p.values };
 }

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ARTICLE_CONTENT_WINDOW,
-  ARTICLE_SIZES,
-  ARTICLE_STRATEGIES,
-  ARTICLE_WINDOW,
-  articleWindow,
-  type ArticleIndexes,
-} from './articles.js';
+import { ARTICLE_SIZES, ARTICLE_STRATEGIES, articleWindow, type ArticleIndexes } from './articles.js';
 import { CONTACT_LIMITS, CONTACT_WALK_CAP, contactWindowPlannedOnce, firstContactWindow } from './contacts.js';
 import {
   cappedReadCap,
@@ -21,18 +14,18 @@ import {
 } from './messages/postgres.js';
 import type { MessageQuery } from './messages/query.js';
 import { estimateShare, type ColumnStats, type LexemeStats, type TableStats } from './statistics.js';
-import {
-  CONVERSATION_LIMITS,
-  CONVERSATION_SAMPLE_WINDOW,
-  CONVERSATION_STRATEGIES,
-  CONVERSATION_WINDOW,
-  firstConversationWindow,
-  windowPlannedOnce,
-} from './conversations.js';
-import { chooseStrategy, type Strategy } from './local-plan.js';
+import { CONVERSATION_LIMITS, CONVERSATION_STRATEGIES, firstConversationWindow, windowPlannedOnce } from './conversations.js';
+import { COSTS } from './plan/costs.js';
+import { chooseStrategy } from './plan/executor.js';
+import type { Strategy } from './plan/strategy.js';
 import type { ConversationsParams } from './params.js';
 import { longerWindow, windowCanHold } from './sql.js';
 import { looksSpecific } from './text.js';
+
+const ARTICLE_WINDOW = COSTS['articles.titleWindow'].value;
+const ARTICLE_CONTENT_WINDOW = COSTS['articles.contentWindow'].value;
+const CONVERSATION_WINDOW = COSTS['conversations.firstWindow'].value;
+const CONVERSATION_SAMPLE_WINDOW = COSTS['conversations.sampleWindow'].value;
 
 /**
  * The statements a plan runs, in order, when every step gives way (no rows found), up to the
@@ -404,7 +397,7 @@ describe('firstConversationWindow', () => {
   });
 
   it('samples the newest conversations first for a term no sampled contact holds among a million contacts', () => {
-    // Up to about 10,000 contacts, at CANDIDATE_COST window rows each: past the longest walk
+    // Up to about 10,000 contacts, at conversations.candidateCost window rows each: past the longest walk
     // (Baker at L, in 1.2 % of contacts: the candidates 150 ms, a window 17). The bound is
     // 500,000 contacts.
     expect(firstConversationWindow({ q: 'oliver' }, stats(0, 1_000_000))).toBe(CONVERSATION_SAMPLE_WINDOW);
