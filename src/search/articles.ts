@@ -1,11 +1,7 @@
-/**
- * Article search as a ladder of strategies (docs/plans.md, Articles): the walk (every searchdesk
- * index), else the title window and the trigram candidates; then the tiers; then the plain
- * statement, narrowed by the trigram index where it exists.
- */
+/** Article search as a ladder (docs/plans.md, Articles): walk, else window and candidates; tiers; matches or rank. */
 import type { AccessContext } from '../auth/access.js';
 import { INDEX, searchdeskIndexes } from '../db/catalog.js';
-import { toPage, type Page, type SearchContext } from './context.js';
+import { toPage, type SearchContext } from './context.js';
 import { toArticleRecord, type ArticleRow } from './article-record.js';
 import { buildArticlesQuery, type ArticleSizes, type ArticleStatement, type WalkStep } from './article-statements.js';
 import { PAGE_SIZE, type ArticlesParams } from './params.js';
@@ -22,12 +18,9 @@ export const articleSizes = (options?: PlanOptions): ArticleSizes => ({
   candidateCap: knob('articles.candidateCap', options),
   contentWindow: knob('articles.contentWindow', options),
 });
-
 export const ARTICLE_SIZES = articleSizes();
-
 /** Which of searchdesk's article indexes exist: updated_at order, trigrams of the text, of title+description, of the title. */
 export type ArticleIndexes = Record<'ordered' | 'trigram' | 'titleDescriptionTrigram' | 'titleTrigram', boolean>;
-
 export interface ArticleInput {
   access: Pick<AccessContext, 'accountId'>;
   params: ArticlesParams;
@@ -35,16 +28,13 @@ export interface ArticleInput {
   indexes: ArticleIndexes;
   sizes: ArticleSizes;
 }
-
 /** An article row, or a statement's overflow row (only `overflow`, and the walk's `step`, set). */
 type Row = Omit<ArticleRow, 'id'> & { id: number | null; overflow: boolean; step: WalkStep | null };
 type Input = ArticleInput;
-
 /** The title window's rows: none when a word is in no title the statistics sampled (under about 1 in 100: it would give way). */
 export function articleWindow(words: string[], stats: TableStats | undefined, window = ARTICLE_SIZES.window): number {
   return stats && words.some((w) => estimateShare(stats, ['title'], w) === 0) ? 0 : window;
 }
-
 const someTrigram = (i: Input) => i.words.some((w) => hasTrigram(likePrefilter(w)));
 const trigram = (i: Input) => i.indexes.trigram && someTrigram(i);
 const holds = (i: Input, rows: number) => i.indexes.ordered && windowCanHold(i.params.page ?? 1, rows);
@@ -66,7 +56,6 @@ function rung(kind: ArticleStatement, applies: (i: Input) => boolean, rows: (i: 
     read,
   };
 }
-
 /** A ladder: a rung costs Infinity (runs only when forced) while one before it still applies. */
 function ladder(rungs: Array<ReturnType<typeof rung>>): Array<Strategy<Input, Row>> {
   const behind = (k: number, i: Input, so: Progress<Row>) => rungs.slice(0, k).some((r) => r.applies(i, so));
@@ -113,13 +102,9 @@ export const ARTICLE_STRATEGIES = ladder([
   ),
 ]);
 
-export async function searchArticles(
-  ctx: SearchContext,
-  params: ArticlesParams,
-  limits: Partial<ArticleSizes> = {},
-): Promise<Page<ArticleRecord>> {
+export async function searchArticles(ctx: SearchContext, params: ArticlesParams, limits: Partial<ArticleSizes> = {}) {
   const words = splitWords(params.q);
-  if (words.length === 0) return { items: [], hasMore: false };
+  if (words.length === 0) return toPage<ArticleRecord>([]);
   // The index-backed variant counts on searchdesk's indexes; the default one looks them up.
   const present = ctx.access.flags.searchWithGin ? undefined : await searchdeskIndexes(ctx.db);
   const has = (name: string) => present === undefined || present.has(name);

@@ -1,10 +1,7 @@
-/**
- * Conversation search as a plan (docs/plans.md, Conversations): a window of the newest
- * conversations, maybe a longer one, the candidates (contacts by trigram, display ids), the scan.
- */
+/** Conversation search as a plan (docs/plans.md, Conversations): window, longer window, candidates, scan. */
 import type { AccessContext } from '../auth/access.js';
 import { INDEX, searchdeskIndexes } from '../db/catalog.js';
-import { toPage, type Page, type SearchContext } from './context.js';
+import { toPage, type SearchContext } from './context.js';
 import { toConversationRecord, type ConversationRow } from './conversation-record.js';
 import { canMatchDisplayId, conversationStatement, type ConversationStatement } from './conversation-statements.js';
 import { PAGE_SIZE, type ConversationsParams } from './params.js';
@@ -19,7 +16,6 @@ import { hasTrigram, looksSpecific } from './text.js';
 
 /** The sizes of a search (costs.ts); tests lower them to reach every path on small data. */
 export type ConversationLimits = WindowLimits & { candidateCap: number; displayIdCap: number };
-
 export const conversationLimits = (options?: PlanOptions): ConversationLimits => ({
   window: knob('conversations.firstWindow', options),
   walkCap: knob('conversations.walkCap', options),
@@ -27,48 +23,33 @@ export const conversationLimits = (options?: PlanOptions): ConversationLimits =>
   candidateCap: knob('conversations.candidateCap', options),
   displayIdCap: knob('conversations.displayIdCap', options),
 });
-
 export const CONVERSATION_LIMITS = conversationLimits();
-
+/** `ordered`: an index in created_at order; `limits.window`: the first window; `inboxShare`: see windowPlannedOnce. */
 export interface ConversationInput {
   access: Pick<AccessContext, 'accountId' | 'inboxIds'> & Partial<Pick<AccessContext, 'role'>>;
   params: ConversationsParams;
-  /** An index gives created_at order (searchdesk_conversations_account_created). */
   ordered: boolean;
-  /** `window`: the first window's rows (firstConversationWindow). */
   limits: ConversationLimits;
-  /** The share of the account's conversations in the caller's inboxes (windowPlannedOnce). */
   inboxShare?: number;
 }
-
 /** A candidates row when nothing matched carries only its `overflow`. */
 type Row = Omit<ConversationRow, 'id'> & { id: number | null; overflow: boolean };
 type Input = ConversationInput;
-
 const isRow = (r: Row): r is Row & ConversationRow => r.id !== null;
 const pageOf = (i: Input) => i.params.page ?? 1;
-
 /** A first page's window length on the ladder when its walk (length ÷ inboxShare) stays within walkCap: planned once. */
-export function windowPlannedOnce(
-  params: ConversationsParams,
-  window: number,
-  inboxShare: number | undefined,
-): number | undefined {
-  if ((params.page ?? 1) !== 1 || !inboxShare) return undefined;
+export function windowPlannedOnce(params: ConversationsParams, window: number, share?: number): number | undefined {
+  if ((params.page ?? 1) !== 1 || !share) return undefined;
   const cap = COSTS['conversations.walkCap'].value;
   const rows = ladderAbove(window, cap);
-  return rows !== undefined && rows / inboxShare <= cap ? rows : undefined;
+  return rows !== undefined && rows / share <= cap ? rows : undefined;
 }
 
 /** Walk first: an index in that order, a page the window holds, a term that does not look specific (looksSpecific). */
 const walks = (i: Input) => i.ordered && windowCanHold(pageOf(i), i.limits.window) && !looksSpecific(i.params.q);
-
 /** A window of `rows` (undefined: none), planned once by the inboxes' share (an administrator's: 1). */
-function windowStrategy(
-  name: string,
-  rows: (i: Input, so: Progress<Row>) => number | undefined,
-  when = walks,
-): Strategy<Input, Row> {
+type Rows = (i: Input, so: Progress<Row>) => number | undefined;
+function windowStrategy(name: string, rows: Rows, when = walks): Strategy<Input, Row> {
   const share = (i: Input) => i.inboxShare ?? (i.access.role === 'administrator' ? 1 : undefined);
   const once = (i: Input, so: Progress<Row>) => windowPlannedOnce(i.params, rows(i, so) ?? 0, share(i));
   return {
@@ -86,50 +67,47 @@ function windowStrategy(
 
 /** The first window's rows, after it gave way: its matches and tableRows weigh what comes next. */
 const firstWindow = (so: Progress<Row>) => (so.tried.at(-1) === 'conversations.window' ? so.last : undefined);
-
-/** The candidates' fetch in window rows: tableRows × matches ÷ window after a first window, else walkCap (the window is sized below it). */
+const longer = (i: Input, so: Progress<Row>) => {
+  const first = firstWindow(so);
+  return first && longerWindow(pageOf(i), first.length, first[0]?.table_rows, i.limits);
+};
+/** The candidates' fetch in window rows: after a first window tableRows × matches ÷ window, else walkCap (it is sized below). */
 function candidatesCost(i: Input, so: Progress<Row>): number {
   const first = firstWindow(so);
   return (first && weighLongerWindow(pageOf(i), first.length, first[0]?.table_rows, i.limits)?.fetched) ?? i.limits.walkCap;
 }
 
-const statement = (kind: ConversationStatement) => (i: Input) => conversationStatement(i.access, i.params, kind, i.limits);
-
+/** The candidates (exact unless they overflowed) or the scan. */
+function plain(
+  kind: ConversationStatement,
+  applies: (i: Input) => boolean,
+  cost: Strategy<Input, Row>['cost'],
+): Strategy<Input, Row> {
+  const name = `conversations.${kind}`;
+  return {
+    name,
+    label: `search_conversations_${kind}`,
+    applies: (i, so) => applies(i) && !so.tried.includes(name),
+    cost,
+    statement: (i) => conversationStatement(i.access, i.params, kind, i.limits),
+    read: (rows) => ({ done: !rows[0]?.overflow, rows: rows[0]?.overflow ? [] : rows.filter(isRow) }),
+  };
+}
 /** Every conversations strategy (ties: this order); each returns exactly the scan's rows. */
 export const CONVERSATION_STRATEGIES: ReadonlyArray<Strategy<Input, Row>> = [
   windowStrategy('conversations.window', (i) => i.limits.window),
-  windowStrategy(
-    'conversations.longerWindow',
-    (i, so) => {
-      const first = firstWindow(so);
-      return first && longerWindow(pageOf(i), first.length, first[0]?.table_rows, i.limits);
-    },
+  windowStrategy('conversations.longerWindow', longer, () => true),
+  // No trigram and no window: the term is short and usually common, the scan is quicker.
+  plain('candidates', (i) => hasTrigram(i.params.q) || walks(i), candidatesCost),
+  plain(
+    'scan',
     () => true,
+    () => Infinity,
   ),
-  {
-    name: 'conversations.candidates',
-    label: 'search_conversations_candidates',
-    // No trigram and no window: the term is short and usually common, the scan is quicker.
-    applies: (i, so) => (hasTrigram(i.params.q) || walks(i)) && !so.tried.includes('conversations.candidates'),
-    cost: candidatesCost,
-    statement: statement('candidates'),
-    read: (rows) => ({ done: !rows[0]?.overflow, rows: rows[0]?.overflow ? [] : rows.filter(isRow) }),
-  },
-  {
-    name: 'conversations.scan',
-    label: 'search_conversations_scan',
-    applies: () => true,
-    cost: () => Infinity,
-    statement: statement('scan'),
-    read: (rows) => ({ done: true, rows: rows.filter(isRow) }),
-  },
 ];
 
-/**
- * The first window's rows from the contacts' statistics: `room` × the rows the page needs, up to
- * walkCap; 0 for a term no sampled contact holds unless its candidates could pass walkCap (then
- * sampleWindow); `window` for digits, since/until (not the created_at walked) or no statistics.
- */
+// The first window from the contacts' statistics: `room` × the rows the page needs, up to walkCap; none for an unseen term
+// (sampleWindow where its candidates could pass walkCap); `window` for digits, since/until (not created_at) or no statistics.
 export function firstConversationWindow(
   params: ConversationsParams,
   stats: TableStats | undefined,
@@ -152,12 +130,8 @@ async function inboxShare(ctx: SearchContext, params: ConversationsParams): Prom
   return stats && shareWithinAccount(stats, ctx.access.accountId, 'inbox_id', ctx.access.inboxIds);
 }
 
-export async function searchConversations(
-  ctx: SearchContext,
-  params: ConversationsParams,
-  base = conversationLimits(ctx.plan),
-): Promise<Page<ConversationRecord>> {
-  if (ctx.access.inboxIds.length === 0) return { items: [], hasMore: false };
+export async function searchConversations(ctx: SearchContext, params: ConversationsParams, base = conversationLimits(ctx.plan)) {
+  if (ctx.access.inboxIds.length === 0) return toPage<ConversationRecord>([]);
   // The index-backed variant counts on searchdesk's index; the default one looks it up.
   const ordered = ctx.access.flags.searchWithGin || (await searchdeskIndexes(ctx.db)).has(INDEX.conversationsCreated);
   const stats = ordered && hasTrigram(params.q) ? await tableStats(ctx.db, 'contacts', CONTACT_COLUMNS) : undefined;
