@@ -22,13 +22,8 @@ import { SEARCHDESK_INDEXES } from '../src/db/admin.js';
 import { INDEX } from '../src/db/catalog.js';
 import type { Db, SqlQuery } from '../src/db/db.js';
 import { createPgDb } from '../src/db/pg.js';
-import {
-  buildArticlesQuery,
-  searchArticles,
-  type ArticleLimits,
-  type ArticleStrategy,
-  type WalkStep,
-} from '../src/search/articles.js';
+import { ARTICLE_SIZES, ARTICLE_STRATEGIES, searchArticles } from '../src/search/articles.js';
+import { buildArticlesQuery, type ArticleSizes, type ArticleStatement, type WalkStep } from '../src/search/article-statements.js';
 import {
   buildContactsQuery,
   CONTACT_PLAN,
@@ -40,14 +35,15 @@ import {
 } from '../src/search/contacts.js';
 import type { SearchContext } from '../src/search/context.js';
 import {
-  buildConversationsQuery,
   CONVERSATION_LIMITS,
+  CONVERSATION_STRATEGIES,
   searchConversations,
+  type ConversationInput,
   type ConversationLimits,
-  type ConversationQueryOptions,
-  type ConversationRow,
-  type ConversationStrategy,
 } from '../src/search/conversations.js';
+import type { ConversationRow } from '../src/search/conversation-record.js';
+import { conversationStatement, type ConversationStatement } from '../src/search/conversation-statements.js';
+import { planStatement } from '../src/search/plan/executor.js';
 import { PAGE_SIZE } from '../src/search/params.js';
 import { shareWithinAccount, tableStats } from '../src/search/statistics.js';
 import { splitWords } from '../src/search/text.js';
@@ -65,7 +61,6 @@ import {
   type WindowShape,
 } from '../src/search/messages/postgres/statements.js';
 import * as messageStrategies from '../src/search/messages/postgres/strategies.js';
-import { planStatement } from '../src/search/plan/executor.js';
 import { MESSAGE_COLUMNS, type MessageRow } from '../src/search/messages/records.js';
 import { wordIndexServes } from '../src/db/message-words.js';
 import { blindStatistics, createTestDatabase, silentLogger, type TestDatabase } from './helpers/db.js';
@@ -174,6 +169,22 @@ const CONVERSATION_TEST_LIMITS: ConversationLimits[] = CONTACT_TEST_LIMITS.map((
   displayIdCap: i === 0 ? CONVERSATION_LIMITS.displayIdCap : DISPLAY_ID_TEST_CAP,
 }));
 
+/** A conversations statement as its strategy runs it (the window planned once as it declares). */
+function conversationQuery(
+  who: ConversationInput['access'],
+  params: ConversationInput['params'],
+  statement: ConversationStatement,
+  limits: ConversationLimits = CONVERSATION_LIMITS,
+  inboxShare?: number,
+): SqlQuery {
+  if (statement !== 'window') return conversationStatement(who, params, statement, limits);
+  const input = { access: who, params, ordered: true, limits, inboxShare };
+  return planStatement(CONVERSATION_STRATEGIES[0]!, input, { found: [], tried: [], last: [] });
+}
+
+/** The context of a search whose plan runs `force` whenever it applies (PlanOptions). */
+const forced = (context: SearchContext, force: string): SearchContext => ({ ...context, plan: { force } });
+
 const ctx = (db: Db, who: 'admin' | 'agent', gin: boolean): SearchContext => ({
   db,
   logger: silentLogger,
@@ -231,8 +242,8 @@ async function steeredPlan(query: SqlQuery): Promise<string> {
 
 describe('the article strategies that read a trigram index', () => {
   it('read searchdesk_articles_text_trgm or searchdesk_articles_title_description_trgm', async () => {
-    const plan = (strategy: ArticleStrategy) =>
-      steeredPlan(buildArticlesQuery(access.admin, { q: 'your setup' }, ['your', 'setup'], strategy));
+    const plan = (strategy: ArticleStatement) =>
+      steeredPlan(buildArticlesQuery(access.admin, { q: 'your setup' }, ['your', 'setup'], strategy, ARTICLE_SIZES));
     // The statements' expressions must stay those of the indexes' definitions (admin.ts), or the
     // indexes go unused.
     expect(await plan('candidates')).toContain(INDEX.articlesTextTrgm);
@@ -296,7 +307,7 @@ describe("an administrator's conversations window", () => {
       for (const window of [30, 446, 1_000, 1_100]) {
         const label = `${who.accountId} ${JSON.stringify(params)} window ${window}`;
         const limits = { ...CONVERSATION_LIMITS, window };
-        const statement = buildConversationsQuery(who, params, 'window', limits);
+        const statement = conversationQuery(who, params, 'window', limits);
         expect(statement.planOnce, label).toBe(true);
         // The window's length in the text, on the ladder: a generic plan weighs a `$n` as a tenth
         // of the account's conversations (at M it then scanned the table and sorted it).
@@ -316,8 +327,8 @@ describe("an administrator's conversations window", () => {
     }
     // An agent's window without the share of its inboxes, and a later page's, are planned for
     // their values.
-    expect(buildConversationsQuery(access.agent, { q: 'example' }, 'window').planOnce).toBeUndefined();
-    expect(buildConversationsQuery(access.admin, { q: 'example', page: 2 }, 'window').planOnce).toBeUndefined();
+    expect(conversationQuery(access.agent, { q: 'example' }, 'window').planOnce).toBeUndefined();
+    expect(conversationQuery(access.admin, { q: 'example', page: 2 }, 'window').planOnce).toBeUndefined();
   });
 });
 
@@ -332,7 +343,7 @@ describe("an agent's conversations window", () => {
     const inboxShare = await shareOf(access.agent.inboxIds);
     expect(inboxShare).toBeGreaterThan(0.1);
     for (const params of [{ q: 'example' }, { q: 'oliver', since: NOW.getTime() / 1000 - 30 * DAY }]) {
-      const statement = buildConversationsQuery(access.agent, params, 'window', CONVERSATION_LIMITS, { inboxShare });
+      const statement = conversationQuery(access.agent, params, 'window', CONVERSATION_LIMITS, inboxShare);
       expect(statement.planOnce).toBe(true);
       const plan = await genericPlan(statement);
       expect(plan).toContain(`Index Scan using ${INDEX.conversationsCreated}`);
@@ -362,12 +373,12 @@ describe("an agent's conversations window", () => {
       .then((r) => r.rows);
     const inboxShare = await shareOf([fewest!.inbox_id]);
     expect(inboxShare).toBeLessThan(0.01);
-    const statement = buildConversationsQuery(
+    const statement = conversationQuery(
       { ...access.agent, inboxIds: [fewest!.inbox_id] },
       { q: 'example' },
       'window',
       CONVERSATION_LIMITS,
-      { inboxShare },
+      inboxShare,
     );
     expect(statement.planOnce).toBeUndefined();
   });
@@ -691,13 +702,19 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
     const conversationRows = (
       who: 'admin' | 'agent',
       params: object,
-      strategy: ConversationStrategy,
+      statement: ConversationStatement,
       window = CONVERSATION_LIMITS.window,
       displayIdCap = CONVERSATION_LIMITS.displayIdCap,
-      options: ConversationQueryOptions = {},
+      inboxShare?: number,
     ) =>
       db.query<ConversationRow & { id: number | null; overflow: boolean }>(
-        buildConversationsQuery(access[who], params as never, strategy, { window, candidateCap: CAP, displayIdCap }, options),
+        conversationQuery(
+          access[who],
+          params as never,
+          statement,
+          { ...CONVERSATION_LIMITS, window, candidateCap: CAP, displayIdCap },
+          inboxShare,
+        ),
       );
     /**
      * The records of conversations `rows`, in their order, read by a plain statement of joins
@@ -757,6 +774,13 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       expect(ids(window)).toEqual(ids(reference).slice(0, ids(window).length));
       return false;
     };
+    /** A forced strategy that applied ran first (a longer window, second): whether it answered. */
+    const bumpForced = (name: string, label: string) => {
+      const statements = ran.filter((l) => !l.startsWith('statistics'));
+      const at = name.endsWith('.longerWindow') ? 1 : 0;
+      if (statements[at] !== label || (at === 1 && statements[0] !== label)) return;
+      bump(counts, `${name} forced ${statements.length === at + 1 ? 'answered' : 'gave way'}`);
+    };
     const check = async (params: { q: string; page: number; since?: number; until?: number }, who: 'admin' | 'agent') => {
       const contacts = await contactRows(who, params, 'walk');
       // The first window of the default length, and the rest after its last match.
@@ -789,7 +813,7 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
         // Planned for its values (an agent's inboxes of a share unknown) and planned once (as the
         // statistics give an administrator's, or an agent's inboxes keeping many rows).
         for (const inboxShare of [undefined, 1]) {
-          const window = await conversationRows(who, params, 'window', size, undefined, { inboxShare });
+          const window = await conversationRows(who, params, 'window', size, undefined, inboxShare);
           expect(asRecords(window)).toEqual(records.slice(0, ids(window).length));
           const answered = checkWindow('conversations', window, conversations);
           // since/until are tested outside the window, with the match.
@@ -819,12 +843,18 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
         expectPageOf(await searchConversations(ctx(spied, who, true), params, limits), conversations);
         bump(counts, `conversations ${ran.join(' > ')}`);
       }
+      // Each strategy forced wherever it applies (PlanOptions.force), at the default sizes; first pages only, for time.
+      for (const { name, label } of params.page === 1 ? CONVERSATION_STRATEGIES : []) {
+        ran.length = 0;
+        expectPageOf(await searchConversations(forced(ctx(spied, who, true), name), params), conversations);
+        bumpForced(name, label);
+      }
       const articleParams = { q: params.q, page: params.page };
       const words = splitWords(params.q);
       if (words.length > 0) {
-        const articleRows = (strategy: ArticleStrategy, limits: ArticleLimits = ARTICLE_LIMITS) =>
+        const articleRows = (strategy: ArticleStatement, limits: Partial<ArticleSizes> = ARTICLE_LIMITS) =>
           db.query<{ id: number | null; overflow: boolean; step: WalkStep | null }>(
-            buildArticlesQuery(access[who], articleParams, words, strategy, limits),
+            buildArticlesQuery(access[who], articleParams, words, strategy, { ...ARTICLE_SIZES, ...limits }),
           );
         const ranked = await articleRows('rank');
         const articleWindow = await articleRows('window');
@@ -851,6 +881,11 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
             bump(counts, `articles walk answered at ${rows[0]?.step ?? '(no match)'}`);
             expect(ids(rows)).toEqual(ids(ranked));
           }
+        }
+        for (const { name, label } of params.page === 1 ? ARTICLE_STRATEGIES : []) {
+          ran.length = 0;
+          expectPageOf(await searchArticles(forced(ctx(spied, who, true), name), articleParams), ranked);
+          bumpForced(name, label);
         }
         for (const gin of [false, true]) {
           expectPageOf(await searchArticles(ctx(db, who, gin), articleParams, ARTICLE_LIMITS), ranked);
@@ -923,6 +958,15 @@ describe.each(Object.entries(LAYOUTS))('every strategy returns exactly the plain
       'articles walk answered at texts',
       'articles walk gave way at walk',
       'articles walk gave way at texts',
+      // Forced (PlanOptions.force) at the default sizes: each ran first and matched the reference.
+      'conversations.window forced answered',
+      'conversations.window forced gave way',
+      'conversations.candidates forced answered',
+      'articles.walk forced answered',
+      'articles.window forced gave way',
+      'articles.trigramTiers forced answered',
+      'articles.tiers forced answered',
+      'articles.matches forced answered',
     ])
       expect(counts[key] ?? 0, key).toBeGreaterThan(0);
   }, 180_000);

@@ -10,12 +10,14 @@ import pg from 'pg';
 import { resolveAccess, type AccessContext } from '../../src/auth/access.js';
 import type { Db, SqlQuery } from '../../src/db/db.js';
 import { PreparedStatements, sessionOptions, warmUpOnConnect } from '../../src/db/pg.js';
-import { articlePlan, buildArticlesQuery, searchArticles } from '../../src/search/articles.js';
+import { ARTICLE_SIZES, ARTICLE_STRATEGIES, searchArticles } from '../../src/search/articles.js';
 import { buildContactsQuery, searchContacts, type ContactStrategy } from '../../src/search/contacts.js';
 import type { PlanOptions } from '../../src/search/plan/strategy.js';
 import type { SearchContext } from '../../src/search/context.js';
 import { createLogger } from '../../src/logger.js';
-import { buildConversationsQuery, searchConversations, type ConversationStrategy } from '../../src/search/conversations.js';
+import { CONVERSATION_LIMITS, searchConversations } from '../../src/search/conversations.js';
+import { conversationStatement, type ConversationStatement } from '../../src/search/conversation-statements.js';
+import { chooseStrategy } from '../../src/search/plan/executor.js';
 import type { SearchClient } from '../../src/search/messages/client.js';
 import { createElasticsearchClient, elasticsearchSearchClient } from '../../src/search/messages/elasticsearch.js';
 import { searchMessages } from '../../src/search/messages/index.js';
@@ -205,27 +207,25 @@ export class Direct {
   }
 
   /** The SQL of a contacts/conversations/articles/messages(Postgres) query, for EXPLAIN. */
-  sqlOf(q: BenchQuery, gin: boolean, strategy?: ConversationStrategy | ContactStrategy): SqlQuery | undefined {
+  sqlOf(q: BenchQuery, gin: boolean, strategy?: ConversationStatement | ContactStrategy): SqlQuery | undefined {
     const access = this.accessOf(q.role);
     switch (OPS[q.tool]) {
       case 'contacts':
         return buildContactsQuery(access, parseParams('contacts', q.args), strategy as ContactStrategy | undefined);
       case 'conversations':
-        return buildConversationsQuery(
+        return conversationStatement(
           access,
           parseParams('conversations', q.args),
-          (strategy as ConversationStrategy | undefined) ?? (gin ? 'window' : 'scan'),
+          (strategy as ConversationStatement | undefined) ?? (gin ? 'window' : 'scan'),
+          CONVERSATION_LIMITS,
         );
       case 'articles': {
         const params = parseParams('articles', q.args);
         const words = splitWords(params.q);
-        const plan = articlePlan(params.page ?? 1, words, {
-          ordered: gin,
-          trigram: gin,
-          titleDescriptionTrigram: gin,
-          titleTrigram: gin,
-        });
-        return buildArticlesQuery(access, params, words, plan[0]!);
+        const indexes = { ordered: gin, trigram: gin, titleDescriptionTrigram: gin, titleTrigram: gin };
+        const input = { access, params, words, indexes, sizes: ARTICLE_SIZES };
+        const so = { found: [], tried: [], last: [] };
+        return chooseStrategy(ARTICLE_STRATEGIES, input, so).strategy!.statement(input, so, false);
       }
       case 'messages': {
         const query = buildMessageQuery(access, parseParams('messages', q.args), Date.now());

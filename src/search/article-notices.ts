@@ -5,7 +5,7 @@
  */
 import { INDEX, searchdeskIndexes } from '../db/catalog.js';
 import { SqlParams, type SqlQuery } from '../db/db.js';
-import { ARTICLE_TEXT } from './articles.js';
+import { ARTICLE_TEXT } from './article-statements.js';
 import type { Page, SearchContext } from './context.js';
 import { wordCheckNotices } from './notices.js';
 import type { ArticlesParams } from './params.js';

@@ -7,7 +7,7 @@
 import { SqlParams, type SqlQuery } from '../db/db.js';
 import type { AccessContext } from '../auth/access.js';
 import type { SearchContext } from './context.js';
-import { CONVERSATION_WITH_CONTACT, toConversationRecord, type ConversationRow } from './conversations.js';
+import { CONVERSATION_WITH_CONTACT, toConversationRecord, type ConversationRow } from './conversation-record.js';
 import { LIST_PAGE_SIZE, type ListConversationsParams } from './list-params.js';
 import type { ConversationRecord } from './records.js';
 import { pageClause, timeBounds } from './sql.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ARTICLE_CONTENT_WINDOW, ARTICLE_WINDOW, articlePlan, articleWindow } from './articles.js';
+import { ARTICLE_SIZES, ARTICLE_STRATEGIES, articleWindow, type ArticleIndexes } from './articles.js';
 import { CONTACT_LIMITS, CONTACT_WALK_CAP, contactWindowPlannedOnce, firstContactWindow } from './contacts.js';
 import {
   cappedReadCap,
@@ -14,20 +14,39 @@ import {
 } from './messages/postgres/estimates.js';
 import type { MessageQuery } from './messages/query.js';
 import { estimateShare, type ColumnStats, type LexemeStats, type TableStats } from './statistics.js';
-import {
-  CONVERSATION_LIMITS,
-  CONVERSATION_SAMPLE_WINDOW,
-  CONVERSATION_WINDOW,
-  conversationPlan,
-  firstConversationWindow,
-  windowPlannedOnce,
-} from './conversations.js';
+import { CONVERSATION_LIMITS, CONVERSATION_STRATEGIES, firstConversationWindow, windowPlannedOnce } from './conversations.js';
+import { COSTS } from './plan/costs.js';
+import { chooseStrategy } from './plan/executor.js';
+import type { Strategy } from './plan/strategy.js';
+import type { ConversationsParams } from './params.js';
 import { longerWindow, windowCanHold } from './sql.js';
 import { looksSpecific } from './text.js';
 
-describe('articlePlan', () => {
+const ARTICLE_WINDOW = COSTS['articles.titleWindow'].value;
+const ARTICLE_CONTENT_WINDOW = COSTS['articles.contentWindow'].value;
+const CONVERSATION_WINDOW = COSTS['conversations.firstWindow'].value;
+const CONVERSATION_SAMPLE_WINDOW = COSTS['conversations.sampleWindow'].value;
+
+/**
+ * The statements a plan runs, in order, when every step gives way (no rows found), up to the
+ * strategy that always answers.
+ */
+function ladderOf<I>(strategies: ReadonlyArray<Strategy<I, never>>, input: I, last: string[]): string[] {
+  const so = { found: [], tried: [] as string[], last: [] };
+  for (let s = chooseStrategy(strategies, input, so).strategy; s; s = chooseStrategy(strategies, input, so).strategy) {
+    so.tried.push(s.name);
+    if (last.some((l) => s.name.endsWith(`.${l}`)) || so.tried.length > 8) break;
+  }
+  return so.tried.map((name) => name.split('.')[1]!);
+}
+
+describe('the article plan', () => {
   const all = { ordered: true, trigram: true, titleDescriptionTrigram: true, titleTrigram: true };
   const none = { ordered: false, trigram: false, titleDescriptionTrigram: false, titleTrigram: false };
+  const articlePlan = (page: number, words: string[], indexes: ArticleIndexes) => {
+    const input = { access: { accountId: 1 }, params: { q: words.join(' '), page }, words, indexes, sizes: ARTICLE_SIZES };
+    return ladderOf(ARTICLE_STRATEGIES as never, input, ['matches', 'rank']);
+  };
   it('walks with every index, else tries the newest titles, the trigram candidates, the tiers, then the plain statement', () => {
     expect(articlePlan(1, ['refund'], all)).toEqual(['walk', 'trigramTiers', 'matches']);
     const noTitle = { ...all, titleTrigram: false };
@@ -149,7 +168,11 @@ describe('longerWindow', () => {
   });
 });
 
-describe('conversationPlan', () => {
+describe('the conversation plan', () => {
+  const conversationPlan = (params: ConversationsParams, ordered: boolean) => {
+    const access = { accountId: 1, inboxIds: [1], role: 'administrator' as const };
+    return ladderOf(CONVERSATION_STRATEGIES as never, { access, params, ordered, limits: CONVERSATION_LIMITS }, ['scan']);
+  };
   it('walks the newest conversations first only where an index gives created_at order', () => {
     expect(conversationPlan({ q: 'kowalski' }, true)).toEqual(['window', 'candidates', 'scan']);
     expect(conversationPlan({ q: 'kowalski' }, false)).toEqual(['candidates', 'scan']);
@@ -374,7 +397,7 @@ describe('firstConversationWindow', () => {
   });
 
   it('samples the newest conversations first for a term no sampled contact holds among a million contacts', () => {
-    // Up to about 10,000 contacts, at CANDIDATE_COST window rows each: past the longest walk
+    // Up to about 10,000 contacts, at conversations.candidateCost window rows each: past the longest walk
     // (Baker at L, in 1.2 % of contacts: the candidates 150 ms, a window 17). The bound is
     // 500,000 contacts.
     expect(firstConversationWindow({ q: 'oliver' }, stats(0, 1_000_000))).toBe(CONVERSATION_SAMPLE_WINDOW);

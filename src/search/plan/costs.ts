@@ -34,9 +34,29 @@ export const COSTS = {
   /** A row the trigram index fetches (heap read, recheck of four columns, posting lists) in rows a walk tests (#contacts). */
   'contacts.fetchCost': { value: 4, off: 1 },
 
-  // Conversations (conversations.ts): h50-conv
+  // Conversations (conversations.ts)
+  /** Rows of the first window when the statistics cannot size it: a common term's page is in it (#conversations). */
+  'conversations.firstWindow': { value: 1_000, off: 0 },
+  /** First window for a term no sampled contact holds whose candidates could pass the longest walk: its matches tell (#conversations). */
+  'conversations.sampleWindow': { value: 250, off: 0 },
+  /** The longest window; past it the candidates are the bounded choice (#conversations). */
+  'conversations.walkCap': { value: 10_000, off: Infinity },
+  /** A window is this many times the rows the statistics say the page needs, as the estimate is rough (#conversations). */
+  'conversations.room': { value: 3, off: 1 },
+  /** A contact the candidates collect (index row, heap visit, probes of its conversations) in rows a walk tests (#conversations). */
+  'conversations.candidateCost': { value: 2, off: 1 },
+  /** Most contacts (and display ids) the candidates collect: past it, probing each costs more than the plain statement (#conversations). */
+  'conversations.candidateCap': { value: 20_000, off: 0 },
+  /** Most display ids the candidates generate and probe one by one; past it they are matched as text (#conversations). */
+  'conversations.displayIdCap': { value: 3_000, off: 0 },
 
-  // Articles (articles.ts): h50-conv
+  // Articles (articles.ts)
+  /** Newest titles the window tests: a word common in titles fills its page there (#articles). */
+  'articles.titleWindow': { value: 1_000, off: 0 },
+  /** Most trigram candidates ranked alone; past it the index no longer narrows much (#articles). */
+  'articles.candidateCap': { value: 200, off: 0 },
+  /** Newest contents the tiers read: a word in more articles than the cap is in about 1 % of them, so these hold a page (#articles). */
+  'articles.contentWindow': { value: 2_000, off: 0 },
 
   // Messages, Postgres engine (messages/postgres/)
   /** Rows of the first window: its matches tell how common the words are (#messages-postgres-engine). */

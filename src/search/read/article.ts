@@ -1,7 +1,7 @@
 /** Reading one help-center article: its record and its whole content as plain text. */
 import { SqlParams, type SqlQuery } from '../../db/db.js';
 import type { AccessContext } from '../../auth/access.js';
-import { toArticleFields, type ArticleRow } from '../articles.js';
+import { toArticleFields, type ArticleRow } from '../article-record.js';
 import type { SearchContext } from '../context.js';
 import type { AppUrl } from '../links.js';
 import { MESSAGES, SearchError } from '../../errors.js';

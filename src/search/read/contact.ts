@@ -6,7 +6,7 @@ import { SqlParams, type SqlQuery } from '../../db/db.js';
 import type { AccessContext } from '../../auth/access.js';
 import { toContactRecord, type ContactRow } from '../contacts.js';
 import { toPage, type SearchContext } from '../context.js';
-import { CONVERSATION_WITH_CONTACT, toConversationRecord, type ConversationRow } from '../conversations.js';
+import { CONVERSATION_WITH_CONTACT, toConversationRecord, type ConversationRow } from '../conversation-record.js';
 import { MESSAGES, SearchError } from '../../errors.js';
 import { CONTACT_CONVERSATIONS_PAGE_SIZE, type GetContactParams } from '../params.js';
 import type { ContactDetail } from '../records.js';

@@ -7,7 +7,7 @@
 import { SqlParams, type SqlQuery } from '../../db/db.js';
 import type { AccessContext } from '../../auth/access.js';
 import type { SearchContext } from '../context.js';
-import { CONVERSATION_DECORATION, toConversationRecord, type ConversationRow } from '../conversations.js';
+import { CONVERSATION_DECORATION, toConversationRecord, type ConversationRow } from '../conversation-record.js';
 import type { AppUrl } from '../links.js';
 import { MESSAGES, SearchError } from '../../errors.js';
 import { MESSAGE_COLUMNS, toMessageRecord, type MessageRow } from '../messages/records.js';
