@@ -13,7 +13,7 @@ import type { TriageResult } from '../search/triage.js';
 import type { ConversationList } from '../search/triage-records.js';
 import { isoNow } from './iso-times.js';
 import { toToolError, toToolResult, toolErrorText, type ResultFacts } from './result.js';
-import type { McpServerOptions } from './server.js';
+import type { McpServerOptions } from './options.js';
 import { findTool, TOOL_NAMES, type ToolDef } from './tools.js';
 
 /** One tool call: never throws; one log line and one observer event per call. */

@@ -11,10 +11,8 @@
  * bundle, see tool-list.ts), and the search machinery (call.ts: parameters, core, records) is
  * loaded on the first tool call, not at start.
  */
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
-import type { SearchDeps } from '../search/core.js';
 import type * as CallModuleType from './call.js';
+import type { McpServerOptions } from './options.js';
 import {
   errorResponse,
   isPlainObject,
@@ -29,28 +27,7 @@ import {
 import { SERVER_ICONS } from './icons.js';
 import { TOOL_LIST } from './tool-list.js';
 
-/** What a finished tool call reports to observers (metrics). */
-export interface ToolCallEvent {
-  tool: string;
-  /** `ok`, a SearchError code, or `unknown_tool`. */
-  status: string;
-  durationMs: number;
-}
-
-export interface McpServerOptions {
-  deps: SearchDeps;
-  config: Pick<Config, 'defaultAccountId' | 'maxResultChars'>;
-  logger: Logger;
-  /** The session's token (stdio: SEARCHDESK_ACCESS_TOKEN; HTTP: the request's header), checked on every call. */
-  token: string | undefined;
-  version?: string;
-  onToolCall?: (event: ToolCallEvent) => void;
-  /**
-   * Runs a tool call's log line once its answer is out (HTTP: after the response is written, as
-   * handing a line to the log costs about 0.1 ms the caller need not wait for); absent: at once.
-   */
-  afterAnswer?: (task: () => void) => void;
-}
+export type { McpServerOptions, ToolCallEvent } from './options.js';
 
 export interface McpServer {
   /**
@@ -85,43 +62,51 @@ class RpcError extends Error {
   }
 }
 
+interface ServerInfo {
+  name: string;
+  title: string;
+  version: string;
+  icons: typeof SERVER_ICONS;
+}
+
+/** The result of one request; throws RpcError for a request that cannot be answered as asked. */
+async function answer(opts: McpServerOptions, serverInfo: ServerInfo, request: JsonRpcRequest): Promise<unknown> {
+  const params = request.params ?? {};
+  switch (request.method) {
+    case 'initialize': {
+      if (typeof params.protocolVersion !== 'string')
+        throw new RpcError(RPC_ERROR.invalidParams, 'Invalid params: initialize needs a protocolVersion string');
+      return {
+        protocolVersion: negotiateVersion(params.protocolVersion),
+        capabilities: { tools: {} },
+        serverInfo,
+        instructions: INSTRUCTIONS,
+      };
+    }
+    case 'ping':
+      return {};
+    case 'tools/list':
+      return { tools: TOOL_LIST };
+    case 'tools/call': {
+      const { name, arguments: args } = params;
+      if (typeof name !== 'string')
+        throw new RpcError(RPC_ERROR.invalidParams, 'Invalid params: tools/call needs the tool name as a string');
+      if (args !== undefined && !isPlainObject(args))
+        throw new RpcError(RPC_ERROR.invalidParams, 'Invalid params: tools/call arguments must be an object');
+      calls ??= import('./call.js');
+      return (await calls).callTool(opts, name, args);
+    }
+    default:
+      throw new RpcError(RPC_ERROR.methodNotFound, 'Method not found');
+  }
+}
+
 /** Creates the MCP server of one session (one per stdio process, one per HTTP request). */
 export function createMcpServer(opts: McpServerOptions): McpServer {
   const serverInfo = { name: 'searchdesk', title: 'searchdesk', version: opts.version ?? '0.0.0', icons: SERVER_ICONS };
   /** Requests still running, and those of them the client cancelled (their answers are dropped). */
   const running = new Set<JsonRpcId>();
   const cancelled = new Set<JsonRpcId>();
-
-  async function answer(request: JsonRpcRequest): Promise<unknown> {
-    const params = request.params ?? {};
-    switch (request.method) {
-      case 'initialize': {
-        if (typeof params.protocolVersion !== 'string')
-          throw new RpcError(RPC_ERROR.invalidParams, 'Invalid params: initialize needs a protocolVersion string');
-        return {
-          protocolVersion: negotiateVersion(params.protocolVersion),
-          capabilities: { tools: {} },
-          serverInfo,
-          instructions: INSTRUCTIONS,
-        };
-      }
-      case 'ping':
-        return {};
-      case 'tools/list':
-        return { tools: TOOL_LIST };
-      case 'tools/call': {
-        const { name, arguments: args } = params;
-        if (typeof name !== 'string')
-          throw new RpcError(RPC_ERROR.invalidParams, 'Invalid params: tools/call needs the tool name as a string');
-        if (args !== undefined && !isPlainObject(args))
-          throw new RpcError(RPC_ERROR.invalidParams, 'Invalid params: tools/call arguments must be an object');
-        calls ??= import('./call.js');
-        return (await calls).callTool(opts, name, args);
-      }
-      default:
-        throw new RpcError(RPC_ERROR.methodNotFound, 'Method not found');
-    }
-  }
 
   return {
     async receive(message) {
@@ -135,7 +120,7 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
       let response: JsonRpcResponse;
       running.add(message.id);
       try {
-        response = { jsonrpc: '2.0', id: message.id, result: await answer(message) };
+        response = { jsonrpc: '2.0', id: message.id, result: await answer(opts, serverInfo, message) };
       } catch (err) {
         if (!(err instanceof RpcError)) {
           opts.logger.error({ event: 'mcp_internal_error', err }, 'MCP request failed unexpectedly');

@@ -9,7 +9,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { App } from '../app.js';
 import type { Logger } from '../logger.js';
 import { withAccessCache } from '../search/core.js';
-import { errorResponse, RPC_ERROR, toMessage, type JsonRpcResponse } from './protocol.js';
+import { errorResponse, RPC_ERROR, toMessage, type JsonRpcMessage, type JsonRpcResponse } from './protocol.js';
 import { createMcpServer } from './server.js';
 import { startupToken } from './stdio-caller.js';
 
@@ -35,6 +35,49 @@ export interface RunningStdio {
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
+/**
+ * Lines split on \n (a trailing \r is dropped); a UTF-8 character split across chunks is kept
+ * whole; blank lines are skipped.
+ */
+function lineSplitter(onLine: (line: string) => void): (chunk: Buffer | string) => void {
+  const decoder = new StringDecoder('utf8');
+  let buffered = '';
+  return (chunk) => {
+    buffered += typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    let end = buffered.indexOf('\n');
+    while (end !== -1) {
+      const line = buffered.slice(0, end).replace(/\r$/, '');
+      buffered = buffered.slice(end + 1);
+      if (line.trim() !== '') onLine(line);
+      end = buffered.indexOf('\n');
+    }
+  };
+}
+
+/** Calls done once the answers still due are written, or after DRAIN_TIMEOUT_MS. */
+function drain(pending: Set<Promise<void>>, done: () => void): void {
+  const timer = setTimeout(done, DRAIN_TIMEOUT_MS);
+  void Promise.allSettled([...pending]).then(() => {
+    clearTimeout(timer);
+    done();
+  });
+}
+
+/** A line as a JSON-RPC message, or the error response to write back when it is not one. */
+function readMessage(line: string, logger: Logger): { message: JsonRpcMessage } | { refusal: JsonRpcResponse } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    logger.warn({ event: 'mcp_transport_error', message: 'a line on stdin is not JSON' }, 'stdio transport error');
+    return { refusal: errorResponse(null, RPC_ERROR.parseError, 'Parse error: the line is not valid JSON') };
+  }
+  const message = toMessage(value);
+  if (message) return { message };
+  logger.warn({ event: 'mcp_transport_error', message: 'not a JSON-RPC message' }, 'stdio transport error');
+  return { refusal: errorResponse(null, RPC_ERROR.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message') };
+}
+
 /** Starts the stdio MCP server; throws ConfigError when the token is refused. */
 export async function startStdioServer(opts: StdioOptions): Promise<RunningStdio> {
   const { logger } = opts;
@@ -55,48 +98,18 @@ export async function startStdioServer(opts: StdioOptions): Promise<RunningStdio
   };
 
   const onLine = (line: string) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      logger.warn({ event: 'mcp_transport_error', message: 'a line on stdin is not JSON' }, 'stdio transport error');
-      write(errorResponse(null, RPC_ERROR.parseError, 'Parse error: the line is not valid JSON'));
-      return;
-    }
-    const message = toMessage(value);
-    if (!message) {
-      logger.warn({ event: 'mcp_transport_error', message: 'not a JSON-RPC message' }, 'stdio transport error');
-      write(errorResponse(null, RPC_ERROR.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message'));
-      return;
-    }
-    const answered = server.receive(message).then((response) => response && write(response));
+    const read = readMessage(line, logger);
+    if ('refusal' in read) return write(read.refusal);
+    const answered = server.receive(read.message).then((response) => response && write(response));
     pending.add(answered);
     void answered.finally(() => pending.delete(answered));
   };
 
-  // Lines split on \n (a trailing \r is dropped); a UTF-8 character split across chunks is kept whole.
-  const decoder = new StringDecoder('utf8');
-  let buffered = '';
-  const onData = (chunk: Buffer | string) => {
-    buffered += typeof chunk === 'string' ? chunk : decoder.write(chunk);
-    let end = buffered.indexOf('\n');
-    while (end !== -1) {
-      const line = buffered.slice(0, end).replace(/\r$/, '');
-      buffered = buffered.slice(end + 1);
-      if (line.trim() !== '') onLine(line);
-      end = buffered.indexOf('\n');
-    }
-  };
+  const onData = lineSplitter(onLine);
 
   // stdin ending means the client went away; requests already read are still answered
   // (`echo … | searchdesk` gets its answers).
-  const onEnd = () => {
-    const timer = setTimeout(resolveClosed, DRAIN_TIMEOUT_MS);
-    void Promise.allSettled([...pending]).then(() => {
-      clearTimeout(timer);
-      resolveClosed();
-    });
-  };
+  const onEnd = () => drain(pending, resolveClosed);
   // A client that closed its end of stdout cannot be answered: stop as if stdin had ended.
   const onWriteError = (err: Error) => {
     logger.warn({ event: 'mcp_transport_error', message: err.message }, 'stdio transport error');
