@@ -14,13 +14,13 @@ const MAX_FILE_LINES = 300;
 const MAX_FUNCTION_LINES = 60;
 
 /**
- * What still breaks a rule, each owned by work under way (issue 50); empty it as that work lands.
+ * What still breaks a rule, by name: empty since issue 50's restructuring; a new entry needs a reason beside it.
  * A cycle is its files, sorted; a file is its path under src/; a function is `file:name`.
  */
 const KNOWN = {
-  cycles: [['mcp/call.ts', 'mcp/server.ts']],
-  files: [],
-  functions: ['mcp/server.ts:createMcpServer', 'mcp/stdio.ts:startStdioServer'],
+  cycles: [] as string[][],
+  files: [] as string[],
+  functions: [] as string[],
 };
 
 /** Demo data is long by nature: the rules on size leave it out. */
