@@ -6,6 +6,7 @@
  * included, on its own Db) and, for the list, as the help desk's own statements for the same list
  * as its ConversationFinder issues them (helpdeskListStatements). Nothing is written.
  */
+import type { TriageRow as TriageRecordRow } from '../record/types.js';
 import pg from 'pg';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createPgDb, warmUpOnConnect } from '../../src/db/pg.js';
@@ -301,19 +302,6 @@ export function triageTable(r: TriageResults): string[] {
     );
   }
   return lines;
-}
-
-/** A row as bench/results/ records it: p50 and p95 in ms to one decimal, a side not measured left out. */
-export interface TriageRecordRow {
-  role: string;
-  combination: string;
-  mcp?: [number, number];
-  core: [number, number];
-  helpdesk?: [number, number];
-  /** The help desk's p50 over the core's. */
-  ratio?: number;
-  rows?: number;
-  allCount?: number;
 }
 
 const pair = (q: Quantiles): [number, number] => [Number(q.p50.toFixed(1)), Number(q.p95.toFixed(1))];
