@@ -15,6 +15,7 @@ import type { Results } from './results.js';
 import { PER_COLUMN_PHASE } from './runs.js';
 import { searchEnginePhase, targets } from './targets.js';
 import { triageTable } from '../perf/triage.js';
+import type { KindRow } from '../record/types.js';
 
 const PG = 'Postgres engine';
 
@@ -157,17 +158,7 @@ export function geoFigures(r: Results, rows: SideRow[]): GeoFigures[] {
 }
 
 /** Per kind of query of each row: where each shape stands, so that a miss on one shape is not hidden by a geo-mean. */
-export interface KindFigures {
-  tool: string;
-  kind: string;
-  queries: number;
-  helpdeskMs: number;
-  searchdeskMs: number;
-  speedup: number;
-  speedupRaw: number;
-  speedupCore: number;
-  worstCore: number;
-}
+export type KindFigures = Required<KindRow>;
 
 export function kindFigures(rows: SideRow[], hd: Map<BenchQuery, number[]>): KindFigures[] {
   const out: KindFigures[] = [];
