@@ -9,7 +9,10 @@
  * is rendered again, unless `--filter`, `--disable` or `--no-record`.
  */
 import { parseArgs } from 'node:util';
+import { ARTICLE_STRATEGIES } from '../src/search/articles.js';
 import { CONTACT_PLAN } from '../src/search/contacts.js';
+import { CONVERSATION_STRATEGIES } from '../src/search/conversations.js';
+import { MESSAGE_STRATEGIES } from '../src/search/messages/postgres/strategies.js';
 import { isKnob } from '../src/search/plan/costs.js';
 import { PLAN_ONCE } from '../src/search/plan/executor.js';
 import {
@@ -198,9 +201,10 @@ function disabledNames(list: string | undefined): ReadonlySet<string> {
     .split(',')
     .map((n) => n.trim())
     .filter(Boolean);
-  const strategies = new Set(CONTACT_PLAN.map((s) => s.name));
+  const plans = [CONTACT_PLAN, CONVERSATION_STRATEGIES, ARTICLE_STRATEGIES, MESSAGE_STRATEGIES];
+  const strategies = new Set(plans.flatMap((plan) => plan.map((s) => s.name)));
   for (const n of names)
-    if (!isKnob(n) && n !== PLAN_ONCE && !strategies.has(n) && !/^(conversations|articles|messages)\.\w+$/.test(n))
+    if (!isKnob(n) && n !== PLAN_ONCE && !strategies.has(n))
       throw new Error(`--disable: ${n} is neither a knob (src/search/plan/costs.ts) nor a strategy`);
   return new Set(names);
 }
