@@ -19,6 +19,9 @@ export interface SearchdeskIndex {
   definition: string;
 }
 
+/** The triage list's filter columns (team, priority, unattended) its two indexes carry beside their keys. */
+const LIST_FILTER_COLUMNS = 'team_id, priority, first_reply_created_at, waiting_since';
+
 /** Every index searchdesk may create; all names start with `searchdesk_`. */
 export const SEARCHDESK_INDEXES: readonly SearchdeskIndex[] = [
   {
@@ -31,8 +34,8 @@ export const SEARCHDESK_INDEXES: readonly SearchdeskIndex[] = [
     name: INDEX.conversationsStatusActivity,
     table: 'conversations',
     purpose:
-      "the triage list (list_conversations) of one status, latest activity first, without sorting the status's conversations",
-    definition: 'conversations (account_id, status, last_activity_at DESC, id DESC)',
+      "the triage list (list_conversations) of one status, latest activity first, without sorting the status's conversations; its filters' columns included, so the walk to a page reads no row it drops",
+    definition: `conversations (account_id, status, last_activity_at DESC, id DESC) INCLUDE (inbox_id, assignee_id, ${LIST_FILTER_COLUMNS})`,
   },
   {
     name: INDEX.conversationsActivity,
@@ -47,11 +50,11 @@ export const SEARCHDESK_INDEXES: readonly SearchdeskIndex[] = [
     definition: 'conversations (account_id, status, priority DESC NULLS LAST, last_activity_at DESC, id DESC)',
   },
   {
-    name: INDEX.conversationsInboxAssigneeActivity,
+    name: INDEX.conversationsInboxAssignee,
     table: 'conversations',
     purpose:
-      "the triage list's capped counts with a label filter, and its page of a few inboxes: the help desk's conv_acid_inbid_stat_asgnid_idx with the id and the activity time, so each row is probed for the label, and the newest rows are found, without reading the table",
-    definition: 'conversations (account_id, inbox_id, status, assignee_id) INCLUDE (id, last_activity_at)',
+      "the triage list's capped counts and its page of a few inboxes: the help desk's conv_acid_inbid_stat_asgnid_idx with the id, the activity time and the filters' columns, so a count checks its filters (and probes a label) without reading the table",
+    definition: `conversations (account_id, inbox_id, status, assignee_id) INCLUDE (id, last_activity_at, ${LIST_FILTER_COLUMNS})`,
   },
   {
     name: INDEX.conversationsDisplayIdTrgm,

@@ -40,10 +40,10 @@ export function searchdeskIndexes(db: Db, now = Date.now()): Promise<ReadonlySet
 /** searchdesk's index names the search plans look for (created by `searchdesk db indexes`, see admin.ts). */
 export const INDEX = {
   conversationsCreated: 'searchdesk_conversations_account_created',
-  conversationsStatusActivity: 'searchdesk_conversations_account_status_activity',
+  conversationsStatusActivity: 'searchdesk_conversations_list_activity',
   conversationsActivity: 'searchdesk_conversations_account_activity',
   conversationsStatusPriority: 'searchdesk_conversations_account_status_priority',
-  conversationsInboxAssigneeActivity: 'searchdesk_conversations_inbox_assignee_activity',
+  conversationsInboxAssignee: 'searchdesk_conversations_inbox_assignee_list',
   conversationsDisplayIdTrgm: 'searchdesk_conversations_display_id_trgm',
   articlesTextTrgm: 'searchdesk_articles_text_trgm',
   articlesTitleDescriptionTrgm: 'searchdesk_articles_title_description_trgm',

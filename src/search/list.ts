@@ -163,7 +163,7 @@ export const LIST_COUNT_CAP = 500;
 /**
  * The ids of one page of the list in its order, and one more (`has_more`): found by an index in
  * the order where one exists, walking until the page is full, or by the index of the inboxes
- * alone (searchdesk_conversations_inbox_assignee_activity holds the id and the activity time: no
+ * alone (searchdesk_conversations_inbox_assignee_list holds the id and the activity time: no
  * row is read for a list of a few inboxes in the default order). Planned for its values: which index serves
  * depends on them. It is short, and planning it costs little.
  */
@@ -175,31 +175,56 @@ export function buildListHitsQuery(access: ListAccess, params: ListConversations
   return { text, values: p.values };
 }
 
+/** The three reads of the counts; all is assigned plus unassigned (contract §9.2). */
+type CountRead = 'mine_count' | 'assigned_count' | 'unassigned_count';
+
 /**
- * The four counts in one statement, over the list's filters except `assignee_type`: mine, assigned
- * and unassigned are each one read of at most `cap` + 1 matching rows, and all is assigned plus
- * unassigned (past the cap when either stopped there). Without other filters each read is of one
- * range of conv_acid_inbid_stat_asgnid_idx (account, inbox, status, assignee), or of
- * searchdesk_conversations_inbox_assignee_activity, the same with the id, when a label is probed.
+ * One of the counts, over the list's filters except `assignee_type`: one read of at most `cap` + 1
+ * matching rows of one assignee class. Without a label each read is of one range of
+ * searchdesk_conversations_inbox_assignee_list (account, inbox, status, assignee, with the other
+ * filters' columns included) or the help desk's conv_acid_inbid_stat_asgnid_idx; with a busy label
+ * each row of it is probed. The three are separate statements so that they run side by side on
+ * the pool: a count with a selective filter walks up to `cap` ÷ its share of rows.
  */
-export function buildListCountsQuery(
+export function buildListCountQuery(
   access: ListAccess,
   params: ListConversationsParams,
   scope: ListScope,
+  read: CountRead,
   cap = LIST_COUNT_CAP,
 ): SqlQuery {
   const p = new SqlParams();
   const source = listSource(access, params, scope, p, false);
-  const limit = p.add(cap + 1);
-  const me = `${p.add(access.userId)}::bigint`;
-  const read = (extra: string) => `(SELECT count(*) FROM (SELECT 1 FROM ${source} AND ${extra} LIMIT ${limit}) x)`;
-  const text = `
-    WITH n AS MATERIALIZED (
-      SELECT ${read(`cv.assignee_id = ${me}`)} AS mine_count,
-             ${read('cv.assignee_id IS NOT NULL')} AS assigned_count,
-             ${read('cv.assignee_id IS NULL')} AS unassigned_count)
-    SELECT n.assigned_count + n.unassigned_count AS all_count, n.* FROM n`;
+  const assignee =
+    read === 'mine_count'
+      ? `cv.assignee_id = ${p.add(access.userId)}::bigint`
+      : read === 'assigned_count'
+        ? 'cv.assignee_id IS NOT NULL'
+        : 'cv.assignee_id IS NULL';
+  const text = `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${source} AND ${assignee} LIMIT ${p.add(cap + 1)}) x`;
   return { text, values: p.values };
+}
+
+/** The four counts (each read at most `cap` + 1): the three reads at once, on as many connections. */
+async function readCounts(
+  ctx: SearchContext,
+  params: ListConversationsParams,
+  scope: ListScope,
+  cap: number,
+): Promise<Omit<ListCounts, 'counts_capped'>> {
+  const count = async (read: CountRead) => {
+    const [row] = await ctx.db.query<{ n: number }>(
+      buildListCountQuery(ctx.access, params, scope, read, cap),
+      'list_conversations_counts',
+    );
+    return Number(row?.n ?? 0);
+  };
+  const [mine_count, assigned_count, unassigned_count] = await Promise.all([
+    count('mine_count'),
+    count('assigned_count'),
+    count('unassigned_count'),
+  ]);
+  return { mine_count, assigned_count, unassigned_count, all_count: assigned_count + unassigned_count };
 }
 
 /** The counts as the body shows them: each at most `cap`, and `counts_capped` when one reached past it. */
@@ -244,14 +269,8 @@ export async function listConversations(
 ): Promise<ListPage> {
   const { scope, notices } = await resolveScope(ctx, params);
   if (scope.inboxIds.length === 0) return { counts: NO_COUNTS, items: [], hasMore: false, notices };
-  // The page (its ids, then their records) beside the counts, on two connections.
-  const [page, [counts]] = await Promise.all([
-    listPage(ctx, params, scope),
-    ctx.db.query<Omit<ListCounts, 'counts_capped'>>(
-      buildListCountsQuery(ctx.access, params, scope, countCap),
-      'list_conversations_counts',
-    ),
-  ]);
+  // The page (its ids, then their records) beside the counts.
+  const [page, counts] = await Promise.all([listPage(ctx, params, scope), readCounts(ctx, params, scope, countCap)]);
   const capped = capCounts(counts, countCap);
   if (capped.counts_capped)
     notices.push(`Counts stop at ${countCap}: a count of ${countCap} means at least that many (add filters for an exact count).`);
