@@ -42,7 +42,8 @@ const KINDS: readonly DirectoryKind[] = ['inboxes', 'teams', 'agents', 'labels']
 /**
  * One statement for the directory of the caller's account: the account's name, the caller's
  * name, and each of `kinds` as a json array of at most `cap` + 1 entries (the extra one tells a
- * cut list); `cap` undefined = every entry.
+ * cut list); `cap` undefined = every entry. Its plan is the same whatever the account (each list
+ * read by its account's index), so it is planned once per connection.
  */
 export function buildDirectoryQuery(
   access: Pick<AccessContext, 'accountId' | 'userId' | 'inboxIds'>,
@@ -62,7 +63,7 @@ export function buildDirectoryQuery(
            (SELECT ${USER_NAME} FROM users u WHERE u.id = ${p.add(access.userId)}::bigint) AS user_name
            ${lists.map((l) => `, ${l}`).join('')}
     FROM accounts a WHERE a.id = ${account}::bigint`;
-  return { text, values: p.values };
+  return { text, values: p.values, planOnce: true };
 }
 
 interface DirectoryRow {
