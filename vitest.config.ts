@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  * - integration: real Postgres (test/global-setup.ts), the engines when configured, the HTTP
  *   server in-process (test/helpers/http.ts) and the built CLI for the spawned smoke tests:
  *   `npm run test:integration`. `npm test` builds, then runs both.
+ * - variants-skewed: the strategies' properties (test/variants.test.ts) on the skewed data shape.
  */
 const UNIT = [
   'src/**/*.test.ts',
@@ -33,6 +34,18 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.test.ts'],
           exclude: UNIT,
+          globalSetup: ['test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        // The strategies' properties again on the bench generator's second data shape.
+        extends: true,
+        test: {
+          name: 'variants-skewed',
+          include: ['test/variants.test.ts'],
+          env: { SEARCHDESK_TEST_SHAPE: 'skewed' },
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
