@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two layers (CONTRIBUTING.md, Tests):
+ * Two layers, and one property file run again on a second data shape (CONTRIBUTING.md, Tests):
  * - unit: pure functions; no build, no database, no search engine, no child process. Runs in
  *   seconds: `npm run test:unit`.
  * - integration: real Postgres (test/global-setup.ts), the engines when configured, the HTTP
