@@ -44,7 +44,7 @@ const walks = (i: Input) =>
 const narrowedTiers = (i: Input) => i.indexes.titleDescriptionTrigram && someTrigram(i);
 const unlessOverflow = (rows: Row[]): Step<Row> => ({ done: !rows.some((r) => r.overflow), rows });
 
-/** A rung: when it applies (once), the rows it reads at most (the trace's cost), how its rows read. */
+/** A rung: when it applies (once), the rows it reads at most, how its rows read. */
 function rung(kind: ArticleStatement, applies: (i: Input) => boolean, rows: (i: Input) => number, read = unlessOverflow) {
   const name = `articles.${kind}`;
   return {
@@ -65,7 +65,6 @@ function ladder(rungs: Array<ReturnType<typeof rung>>): Array<Strategy<Input, Ro
 /** Every article strategy, in ladder order; each returns exactly the rank's rows. */
 export const ARTICLE_STRATEGIES = ladder([
   rung('walk', walks, (i) => i.sizes.window + i.sizes.contentWindow),
-  // Exact when it holds the page plus the row telling has_more.
   rung(
     'window',
     (i) => !walks(i) && holds(i, i.sizes.window),
@@ -87,7 +86,6 @@ export const ARTICLE_STRATEGIES = ladder([
     (i) => holds(i, i.sizes.contentWindow) && !narrowedTiers(i),
     (i) => i.sizes.contentWindow,
   ),
-  // After the candidates and tiers gave way the trigram index still narrows to the substrings.
   rung(
     'matches',
     trigram,
@@ -105,7 +103,6 @@ export const ARTICLE_STRATEGIES = ladder([
 export async function searchArticles(ctx: SearchContext, params: ArticlesParams, limits: Partial<ArticleSizes> = {}) {
   const words = splitWords(params.q);
   if (words.length === 0) return toPage<ArticleRecord>([]);
-  // The index-backed variant counts on searchdesk's indexes; the default one looks them up.
   const present = ctx.access.flags.searchWithGin ? undefined : await searchdeskIndexes(ctx.db);
   const has = (name: string) => present === undefined || present.has(name);
   const indexes = {

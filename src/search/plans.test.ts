@@ -19,7 +19,7 @@ import { COSTS } from './plan/costs.js';
 import { chooseStrategy } from './plan/executor.js';
 import type { Strategy } from './plan/strategy.js';
 import type { ConversationsParams } from './params.js';
-import { longerWindow, windowCanHold } from './sql.js';
+import { longerWindow, windowCanHold } from './plan/windows.js';
 import { looksSpecific } from './text.js';
 
 const ARTICLE_WINDOW = COSTS['articles.titleWindow'].value;

@@ -8,17 +8,13 @@ import { searchableTypeClause } from '../records.js';
 
 export type MessageFilters = Omit<MessageQuery, 'words' | 'text' | 'offset' | 'limit'>;
 
-/**
- * How a trigram read may use the account and the inboxes: `indexed`, as conditions the index on
- * (account_id, inbox_id) can serve; `hidden`, as one check no index serves (checkClause), so the
- * trigram index is the only way in and the planner does not weigh each filter.
- */
+/** How a trigram read uses the account and inboxes: conditions an index serves, or `hidden` in one check (checkClause). */
 export type ScopeIndex = 'indexed' | 'hidden';
 
-/** Result order: newest first, ties by id (the order of every message engine). */
+/** Result order of every message engine. */
 export const NEWEST_FIRST = 'ORDER BY m.created_at DESC, m.id DESC';
 
-/** The columns a record is made of: what a statement reading the messages returns for records. */
+/** The columns a record is made of. */
 export const RECORD_SOURCE =
   'm.id, m.content, m.message_type, m.private, m.created_at, m.conversation_id, m.inbox_id, m.sender_type, m.sender_id, m.account_id';
 
@@ -60,11 +56,7 @@ export function plainWordClauses(words: string[], p: SqlParams): string[] {
   return words.flatMap((w) => [`m.content ILIKE ${p.add(likePrefilter(w))}`, wordStartTest(w, p)(`(m.content || '')`)]);
 }
 
-/**
- * The same test for rows a walk reads in order: first the C collation's ILIKE (asciiLikePattern),
- * or the folded regular expression for a word it would not narrow, hidden from the planner
- * (patternTest); then the word start. `content || ''` keeps a trigram index out of the plan.
- */
+/** The same test for a walk: the C collation's ILIKE (or the folded regex), hidden from the planner, then the word start. */
 export function walkWordClauses(words: string[], p: SqlParams, content = 'm.content'): string[] {
   return words.flatMap((w) => {
     const like = asciiLikePattern(w);

@@ -1,8 +1,4 @@
-/**
- * What the Postgres message engine's strategies weigh, from the statistics of messages (content,
- * account, inbox, sender): shares of the scope, the capped read's cap, the first step. Costs are
- * in rows a window walk tests; docs/plans.md (Messages) gives each formula's evidence.
- */
+/** What the message strategies weigh, from the statistics of messages (docs/plans.md, Messages): shares, caps, the first step. */
 import { wordIndexServes } from '../../../db/message-words.js';
 import { PAGE_SIZE } from '../../context.js';
 import { COSTS, knob, type KnobName } from '../../plan/costs.js';
@@ -22,10 +18,9 @@ import type { MessageQuery } from '../query.js';
 import type { ScopeIndex } from './clauses.js';
 import type { MessageWalk } from './statements.js';
 
-/** The engine's knobs (plan/costs.ts, `messages.*`), by name: `sample` the sample window's rows, `capped` the least cap. */
+/** The engine's knobs (plan/costs.ts, `messages.*`) by name. */
 export type MessageLimits = WindowLimits & { [K in KnobName as K extends `messages.${infer N}` ? N : never]: number };
 
-/** The knobs' values, those `options` disable at their neutral value. */
 export function messageLimits(options?: PlanOptions): MessageLimits {
   const names = Object.keys(COSTS).filter((n): n is KnobName => n.startsWith('messages.'));
   return Object.fromEntries(names.map((n) => [n.slice('messages.'.length), knob(n, options)])) as unknown as MessageLimits;
@@ -33,12 +28,10 @@ export function messageLimits(options?: PlanOptions): MessageLimits {
 
 export const MESSAGE_LIMITS = messageLimits();
 
-/** The first statement of a search (firstMessageStep). */
+/** The first statement (firstMessageStep): capped's `then` is the window once the cap is reached; `few`: a code. */
 export type FirstMessageStep =
   | { strategy: 'window'; window: number }
-  /** `then`: the window when the cap is reached (cappedWindow). */
   | { strategy: 'capped'; cap: number; then: number }
-  /** `few`: a code, which a handful of messages hold. */
   | { strategy: 'trigram'; few?: boolean };
 
 const page = (query: MessageQuery) => query.offset / PAGE_SIZE + 1;
@@ -81,11 +74,7 @@ export function narrowingFirst(
   return stats !== undefined && walkShare(query, stats, walk) <= limits.narrowingFirst;
 }
 
-/**
- * How a read of few candidates uses the scope: its index when the query's inboxes hold few
- * messages (limits.scopeIndex), else hidden. The capped read (`cap`) hides it only when reading
- * the index costs more than the worst case of hiding it: `cap` ÷ (the scope's share) visits.
- */
+/** Few candidates use the scope's index when its inboxes hold few messages, or (capped) when cheaper than cap ÷ share visits. */
 export function fewCandidatesScope(
   query: MessageQuery,
   stats: TableStats | undefined,
@@ -99,10 +88,7 @@ export function fewCandidatesScope(
   return rows * rows >= cap * stats.rows * limits.visitEntries ? 'hidden' : 'indexed';
 }
 
-/**
- * Each word's estimated share of the messages: from the word index's lexeme statistics for a word
- * it serves (prefixShare), else from the sampled contents (estimateShare). None without statistics.
- */
+/** Each word's share of the messages: the word index's lexemes for a word it serves, else the sampled contents. */
 export function wordShares(query: MessageQuery, stats: TableStats | undefined, lexemes?: LexemeStats): Array<number | undefined> {
   if (!stats) return [];
   return query.words.map((w) => (lexemes && wordIndexServes(w) ? prefixShare(lexemes, w) : estimateShare(stats, ['content'], w)));
@@ -129,11 +115,7 @@ export function unseenMatches(query: MessageQuery, stats: TableStats): number {
   return UNSEEN_SHARE * scopeRows(query, stats);
 }
 
-/**
- * The capped read's cap, where visiting its matches (C × `matchRows` ÷ scope share) costs
- * what the window after it walks (need × room × scope rows ÷ C): C = share × √(room × need ×
- * account rows ÷ `matchRows`), on the ladder from `limits.capped` to ten times it.
- */
+/** The capped read's cap: share × √(room × need × account rows ÷ matchRows), its visits costing what the next window walks. */
 export function cappedReadCap(query: MessageQuery, stats: TableStats, limits: MessageLimits): number {
   const rows = (limits.room * need(query) * accountRows(query, stats)) / limits.matchRows;
   const balanced = scopeShare(query, stats) * Math.sqrt(rows);
@@ -151,13 +133,7 @@ function inboxIndexRows(query: MessageQuery, stats: TableStats, share: number, l
   return scopeRows(query, stats) * (1 / limits.entryRows + share * limits.matchRows);
 }
 
-/**
- * The first statement (docs/plans.md, Messages): the trigram index for a code; the capped read
- * for a word no sampled message holds (the sample window past its cap or for loose candidates
- * in a large scope), or for a word the word index reads for less than the window; else a window
- * sized for the page at the words' share, or the trigram index past the longest walk or where
- * it costs less than one inbox's walk. No statistics: the least window.
- */
+/** The first statement (docs/plans.md, Messages): a code's trigram read, the capped read, a sized window or the index. */
 export function firstMessageStep(
   query: MessageQuery,
   stats: TableStats | undefined,

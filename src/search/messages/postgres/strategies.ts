@@ -1,8 +1,4 @@
-/**
- * The Postgres message engine's strategies (docs/plans.md, Messages), run by plan/executor.ts,
- * each returning exactly the walk's rows in its order. `applies`: it can answer now; `cost`: its
- * estimate when it is the step the statistics choose (nextStep), else Infinity (forced only).
- */
+/** The message strategies (docs/plans.md, Messages): each costs its estimate when nextStep chooses it, else Infinity. */
 import type { SqlQuery } from '../../../db/db.js';
 import { PAGE_SIZE } from '../../context.js';
 import type { PlanCaching, Progress, Step, Strategy } from '../../plan/strategy.js';
@@ -12,20 +8,16 @@ import type { MessageQuery } from '../query.js';
 import { fewCandidatesScope, narrowingFirst, scopeRows, type FirstMessageStep, type MessageLimits } from './estimates.js';
 import * as st from './statements.js';
 
-/** What every strategy weighs, gathered once per search (postgres.ts). */
+/** What every strategy weighs, gathered once per search (postgres.ts); `first` undefined when no word has a trigram. */
 export interface MessagePlanInput {
   query: MessageQuery;
   select: st.Select;
   limits: MessageLimits;
   stats: TableStats | undefined;
   walk: st.MessageWalk;
-  /** Undefined when no word has a trigram: only the walks can answer. */
   first: FirstMessageStep | undefined;
-  /** The sender's estimated messages when they are walked by searchdesk's index by sender. */
   senderRows: number | undefined;
-  /** The word searchdesk's word index reads by (none: each word's trigrams). */
   wordIndex: readonly string[];
-  /** Strategies the plan options disable: the statistics choose as if they did not exist. */
   disabled?: ReadonlySet<string>;
 }
 
@@ -48,15 +40,12 @@ const page = (input: MessagePlanInput) => input.query.offset / PAGE_SIZE + 1;
 const lastRun = (so: So) => so.tried[so.tried.length - 1];
 const firstPage = (input: MessagePlanInput): PlanCaching => (input.query.offset === 0 ? 'once' : 'no');
 
-/** The strategy's statement for ids or records. */
 function statement(input: MessagePlanInput, build: (select: st.Select) => SqlQuery, capped = false): SqlQuery {
   return input.select === 'record' ? st.asRecords(build('record'), capped) : build('id');
 }
 
-/** The capped read's cap: the first step's, or the least. */
 const capOf = ({ first, limits }: MessagePlanInput) => (first?.strategy === 'capped' ? first.cap : limits.capped);
 
-/** The first window's rows: the first step's, after the capped read its `then`, else the least. */
 function windowRows({ first, limits }: MessagePlanInput): number {
   return first?.strategy === 'window' ? first.window : first?.strategy === 'capped' ? first.then : limits.window;
 }
@@ -66,11 +55,7 @@ const windowShape = ({ query, stats, walk, limits }: MessagePlanInput) => ({
   narrowingFirst: narrowingFirst(query, stats, walk, limits),
 });
 
-/**
- * The rows of the window that continues a first one that gave way (longerWindow), undefined for
- * the trigram index, or 'sample' when only the sample can decide: more candidates only make the
- * index dearer, so the statistics decide alone when no count could change the answer.
- */
+/** The rest's rows (longerWindow), undefined for the index, or 'sample' when only a count of candidates could decide. */
 function restRows(input: MessagePlanInput, so: So): number | 'sample' | undefined {
   const { stats, query, walk, limits } = input;
   const [returned, window] = [so.found.length, windowRows(input)];
@@ -90,12 +75,7 @@ function restRows(input: MessagePlanInput, so: So): number | 'sample' | undefine
   return 'sample';
 }
 
-/**
- * The step the statistics choose: the capped read first when it is the first step (from a sender
- * walked by its index, only past the cap), then the sender's walk, the plain walk for words
- * without a trigram, the first window, its continuation; else the trigram index. A disabled
- * capped read is passed over as if it gave way, any other disabled step for the trigram index.
- */
+/** The step the statistics choose (docs/plans.md, Messages); a disabled capped read is passed over, any other for the index. */
 export function nextStep(input: MessagePlanInput, so: So): string {
   const step = statisticsStep(input, so);
   if (!input.disabled?.has(step)) return step;
@@ -134,7 +114,7 @@ export const capped = define(CAPPED, 'capped', (input) => capOf(input) * input.l
     const shape = { cap: capOf(input), scope, wordIndex: input.wordIndex };
     return statement(input, (select) => st.trigramStatement(input.query, shape, select, inText), true);
   },
-  // Fewer candidates than the cap: every match was among them (a null id stands for an empty page).
+  // Fewer candidates than the cap: every match was among them (a null id: an empty page).
   read: (rows, input) =>
     Number(rows[0]?.matched) < capOf(input) ? done(rows.filter((r) => r.id !== null)) : { done: false, rows: [] },
 });
@@ -154,8 +134,7 @@ export const walk = define(WALK, 'walk', ({ stats, query }) => (stats ? scopeRow
 
 export const window = define(WINDOW, 'window', windowRows, {
   applies: (input, so) => so.found.length === 0 && !so.tried.includes(WINDOW) && windowCanHold(page(input), windowRows(input)),
-  // One plan whatever the values: the walk of the account's newest messages (its account in the
-  // text, so the plan is weighed for its rows), or of its one inbox's.
+  // One plan whatever the values: the account's walk weighed for its account, or one inbox's.
   caching: (input) => (input.query.offset > 0 ? 'no' : input.walk === 'inbox' ? 'once' : 'oncePerAccount'),
   statement: (input, _so, inText) =>
     statement(input, (select) =>
@@ -188,7 +167,7 @@ export const windowRest = define(REST, 'window', (input, so) => restRows(input, 
   },
 });
 
-/** A code's or a rare word's few candidates, or the word index's: the scope's index only where small. */
+/** A code's few candidates, or the word index's: the scope's index only where small. */
 function trigramScope(input: MessagePlanInput) {
   const few = input.first?.strategy === 'trigram' && input.first.few;
   return few || input.wordIndex.length > 0 ? fewCandidatesScope(input.query, input.stats, input.limits) : 'indexed';
