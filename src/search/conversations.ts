@@ -45,6 +45,7 @@ export function windowPlannedOnce(params: ConversationsParams, window: number, s
   return rows !== undefined && rows / share <= cap ? rows : undefined;
 }
 
+const [always, never] = [() => true, () => Infinity];
 /** Walk first: an index in that order, a page the window holds, a term that does not look specific (looksSpecific). */
 const walks = (i: Input) => i.ordered && windowCanHold(pageOf(i), i.limits.window) && !looksSpecific(i.params.q);
 type Rows = (i: Input, so: Progress<Row>) => number | undefined;
@@ -93,14 +94,10 @@ function plain(
 /** Every conversations strategy (ties: this order); each returns exactly the scan's rows. */
 export const CONVERSATION_STRATEGIES: ReadonlyArray<Strategy<Input, Row>> = [
   windowStrategy('conversations.window', (i) => i.limits.window),
-  windowStrategy('conversations.longerWindow', longer, () => true),
+  windowStrategy('conversations.longerWindow', longer, always),
   // No trigram and no window: the term is short and usually common, the scan is quicker.
   plain('candidates', (i) => hasTrigram(i.params.q) || walks(i), candidatesCost),
-  plain(
-    'scan',
-    () => true,
-    () => Infinity,
-  ),
+  plain('scan', always, never),
 ];
 
 /** The first window from the contacts' statistics (docs/plans.md, Conversations). */

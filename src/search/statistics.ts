@@ -148,12 +148,11 @@ interface LexemesRow {
 /** Reports what would let a role that reads none of a word index's statistics read them (events.ts). */
 function adviseOnLexemes(row: LexemesRow, fn: string): void {
   if (row.elems || !row.indexed || row.owns || row.callable) return;
-  const grant = `GRANT EXECUTE ON FUNCTION ${fn}() TO ${row.role}`;
+  const rerun = row.function ? '' : "run `searchdesk db indexes` again as the tables' owner, then ";
+  const message = `message searches plan without the word index's statistics, which this role may not read: ${rerun}`;
   reportAdvice({
     event: 'word_statistics_unreadable',
-    message: row.function
-      ? `message searches plan without the word index's statistics, which this role may not read: ${grant} (README, Production)`
-      : `message searches plan without the word index's statistics, which this role may not read: run \`searchdesk db indexes\` again as the tables' owner, then ${grant} (README, Production)`,
+    message: `${message}GRANT EXECUTE ON FUNCTION ${fn}() TO ${row.role} (README, Production)`,
   });
 }
 

@@ -36,6 +36,8 @@ const REST = 'messages.window_rest';
 const TRIGRAM = 'messages.trigram';
 
 const done = (rows: MessageHit[]): Step<MessageHit> => ({ done: true, rows });
+const upToPage = (rows: MessageHit[], { query }: MessagePlanInput) =>
+  rows.length >= query.limit ? done(rows) : { done: false, rows };
 const page = (input: MessagePlanInput) => input.query.offset / PAGE_SIZE + 1;
 const lastRun = (so: So) => so.tried[so.tried.length - 1];
 const firstPage = (input: MessagePlanInput): PlanCaching => (input.query.offset === 0 ? 'once' : 'no');
@@ -97,6 +99,8 @@ function statisticsStep(input: MessagePlanInput, so: So): string {
   return first.strategy !== 'trigram' && windowCanHold(page(input), windowRows(input)) ? WINDOW : TRIGRAM;
 }
 
+const scopeCost = ({ stats, query }: MessagePlanInput, perRow = 1) => (stats ? scopeRows(query, stats) * perRow : 0);
+
 type Parts = Pick<MessageStrategy, 'applies' | 'statement' | 'read' | 'caching'>;
 
 /** Strategy `name`, its statements run as `search_messages_pg_<label>`, its cost `estimate` when nextStep chooses it. */
@@ -126,7 +130,7 @@ export const sender = define(SENDER, 'sender', ({ senderRows }) => senderRows ??
   read: done,
 });
 
-export const walk = define(WALK, 'walk', ({ stats, query }) => (stats ? scopeRows(query, stats) : 0), {
+export const walk = define(WALK, 'walk', (input) => scopeCost(input), {
   applies: () => true,
   statement: (input) => statement(input, (select) => st.walkStatement(input.query, select)),
   read: done,
@@ -140,7 +144,7 @@ export const window = define(WINDOW, 'window', windowRows, {
     statement(input, (select) =>
       st.windowStatement(input.query, { rows: windowRows(input), ...windowShape(input) }, select, inText),
     ),
-  read: (rows, { query }) => (rows.length >= query.limit ? done(rows) : { done: false, rows }),
+  read: upToPage,
 });
 
 export const windowSample = define(SAMPLE, 'window_sample', (input) => Math.min(windowRows(input), input.limits.sampleRows), {
@@ -154,17 +158,10 @@ export const windowRest = define(REST, 'window', (input, so) => restRows(input, 
   applies: (input, so) => [WINDOW, SAMPLE].includes(lastRun(so) ?? '') && typeof restRows(input, so) === 'number',
   // From the first window's last match on: all the page's rows before it were in that window.
   statement: (input, so) => {
-    const rest = {
-      after: Number(so.found[so.found.length - 1]!.id),
-      rows: restRows(input, so) as number,
-      found: so.found.length,
-    };
+    const rest = { after: Number(so.found.at(-1)!.id), rows: restRows(input, so) as number, found: so.found.length };
     return statement(input, (select) => st.windowStatement(input.query, { rows: rest, ...windowShape(input) }, select));
   },
-  read: (rows, { query }, so) => {
-    const all = [...so.found, ...rows];
-    return all.length >= query.limit ? done(all) : { done: false, rows: all };
-  },
+  read: (rows, input, so) => upToPage([...so.found, ...rows], input),
 });
 
 /** A code's few candidates, or the word index's: the scope's index only where small. */
@@ -173,20 +170,15 @@ function trigramScope(input: MessagePlanInput) {
   return few || input.wordIndex.length > 0 ? fewCandidatesScope(input.query, input.stats, input.limits) : 'indexed';
 }
 
-export const trigram = define(
-  TRIGRAM,
-  'trigram',
-  ({ stats, query, limits }) => (stats ? scopeRows(query, stats) * limits.matchRows : 0),
-  {
-    applies: ({ first }) => first !== undefined,
-    caching: (input) => (trigramScope(input) === 'hidden' ? firstPage(input) : 'no'),
-    statement: (input, _so, inText) => {
-      const shape = { scope: trigramScope(input), wordIndex: input.wordIndex };
-      return statement(input, (select) => st.trigramStatement(input.query, shape, select, inText));
-    },
-    read: done,
+export const trigram = define(TRIGRAM, 'trigram', (input) => scopeCost(input, input.limits.matchRows), {
+  applies: ({ first }) => first !== undefined,
+  caching: (input) => (trigramScope(input) === 'hidden' ? firstPage(input) : 'no'),
+  statement: (input, _so, inText) => {
+    const shape = { scope: trigramScope(input), wordIndex: input.wordIndex };
+    return statement(input, (select) => st.trigramStatement(input.query, shape, select, inText));
   },
-);
+  read: done,
+});
 
 /** In order of preference among equals; the plain walk last. */
 export const MESSAGE_STRATEGIES: readonly MessageStrategy[] = [capped, sender, window, windowSample, windowRest, trigram, walk];
