@@ -4,10 +4,7 @@ import type { Db } from './db.js';
 /** How long a look-up is trusted. */
 export const INDEX_CATALOG_TTL_MS = 5 * 60_000;
 
-interface Entry {
-  at: number;
-  names: Promise<ReadonlySet<string>>;
-}
+type Entry = { at: number; names: Promise<ReadonlySet<string>> };
 
 const cache = new WeakMap<Db, Entry>();
 

@@ -14,19 +14,12 @@ export interface ColumnStats {
 }
 
 /** A table's row estimate (reltuples, 0 when never analysed) and its columns with statistics. */
-export interface TableStats {
-  rows: number;
-  columns: Map<string, ColumnStats>;
-}
+export type TableStats = { rows: number; columns: Map<string, ColumnStats> };
 
 /** How long statistics are used before they are read again. */
 export const STATS_TTL_MS = 5 * 60_000;
 
-interface CacheEntry<T> {
-  stats: T | undefined;
-  loadedAt: number;
-  loading?: Promise<T | undefined>;
-}
+type CacheEntry<T> = { stats: T | undefined; loadedAt: number; loading?: Promise<T | undefined> };
 
 const cache = new WeakMap<Db, Map<string, CacheEntry<unknown>>>();
 
@@ -95,11 +88,7 @@ export async function tableStats(db: Db, table: string, columns: readonly string
 }
 
 /** A word index's most common lexemes in code-unit order with their shares; a word none starts is in under `least`. */
-export interface LexemeStats {
-  lexemes: string[];
-  shares: number[];
-  least: number;
-}
+export type LexemeStats = { lexemes: string[]; shares: number[]; least: number };
 
 async function loadLexemes(db: Db, index: string): Promise<LexemeStats | undefined> {
   const fn = STATISTICS_FUNCTIONS[index];

@@ -5,10 +5,7 @@
 import type { PlanOptions } from './strategy.js';
 
 /** A tuning value and its neutral value (what the plan does without it). */
-export interface Knob {
-  readonly value: number;
-  readonly off: number;
-}
+export type Knob = { readonly value: number; readonly off: number };
 
 // One line of why each; the evidence is under the docs/plans.md section named in each group.
 export const COSTS = {

@@ -4,11 +4,7 @@ import { PAGE_SIZE } from '../context.js';
 import { COSTS } from './costs.js';
 
 /** The first window's rows, the longest window's, and how much longer than its estimate one is. */
-export interface WindowLimits {
-  window: number;
-  walkCap: number;
-  room: number;
-}
+export type WindowLimits = { window: number; walkCap: number; room: number };
 
 /** Whether a window of `window` rows can hold page `page`: every row up to its end plus one. */
 export function windowCanHold(page: number, window: number, pageSize = PAGE_SIZE): boolean {

@@ -15,25 +15,13 @@ export type Select = 'id' | 'record';
 export type MessageWalk = 'account' | 'inbox';
 
 /** The rest of a window that gave way: `rows` messages after its last match `after`; `found`: the page's rows it held. */
-export interface MessageWindowRest {
-  after: number;
-  rows: number;
-  found: number;
-}
+export type MessageWindowRest = { after: number; rows: number; found: number };
 
 /** The newest `rows` messages or a window's rest; `narrowingFirst`: the inboxes and sender tested before the words. */
-export interface WindowShape {
-  rows: number | MessageWindowRest;
-  walk?: MessageWalk;
-  narrowingFirst?: boolean;
-}
+export type WindowShape = { rows: number | MessageWindowRest; walk?: MessageWalk; narrowingFirst?: boolean };
 
 /** `cap`: the capped read, its candidates' count on every row; `wordIndex`: words read from the word index, not ILIKE. */
-export interface TrigramShape {
-  cap?: number;
-  scope?: c.ScopeIndex;
-  wordIndex?: readonly string[];
-}
+export type TrigramShape = { cap?: number; scope?: c.ScopeIndex; wordIndex?: readonly string[] };
 
 const columnsOf = (select: Select) => (select === 'record' ? c.RECORD_SOURCE : 'm.id');
 
