@@ -1288,12 +1288,9 @@ describe('the Postgres message engine', () => {
       'walk',
       'window',
       'window > trigram',
-      // A window continued from its last match, chosen without the sample of the index's rows,
-      // and with it; the continued window giving way.
+      // A window continued from its last match; the continued window giving way.
       'window > window',
       'window > window > trigram',
-      'window > window_sample > trigram',
-      'window > window_sample > window',
       // One inbox's messages walked by its index, answered there, and continued.
       'inbox window answered',
       'window through one inbox',

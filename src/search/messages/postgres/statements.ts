@@ -2,8 +2,8 @@
 import { SqlParams, type SqlQuery } from '../../../db/db.js';
 import { messageWordsVector, wordIndexQuery } from '../../../db/message-words.js';
 import { afterRow, windowCut } from '../../plan/windows.js';
-import { checkClause, limitClause, rowCount, tableRows, timeBounds } from '../../sql.js';
-import { likePrefilter, patternTest, prefilterTrigrams } from '../../text.js';
+import { checkClause, limitClause, rowCount, timeBounds } from '../../sql.js';
+import { likePrefilter, patternTest } from '../../text.js';
 import { wordStartTest } from '../../word-start.js';
 import type { MessageQuery } from '../query.js';
 import { MESSAGE_COLUMNS, searchableTypeClause } from '../records.js';
@@ -131,19 +131,6 @@ export function trigramStatement(query: MessageQuery, shape: TrigramShape, selec
     ${c.NEWEST_FIRST}`
     }`;
   return { text, values: p.values };
-}
-
-/** Of a window's newest `rows`, how many the trigram index would fetch, and the planner's estimate of the table's rows. */
-export function sampleStatement(query: MessageQuery, rows: number, walk: MessageWalk = 'account'): SqlQuery {
-  const p = new SqlParams();
-  const newest = newestMessages(query, { rows, walk }, p, 0, false).text;
-  const trigrams = query.words.flatMap(prefilterTrigrams).map((t) => `m.content ILIKE ${p.add(t)}`);
-  const fetched = trigrams.length > 0 ? `count(*) FILTER (WHERE ${trigrams.join(' AND ')})` : 'count(*)';
-  return {
-    text: `SELECT ${fetched}::float8 AS candidates, count(*)::float8 AS sampled, ${tableRows('messages')} AS table_rows
-           FROM (${newest}) m`,
-    values: p.values,
-  };
 }
 
 /** A page built with `select: 'record'` as rows ready to be records; a capped read's keep `matched`. */

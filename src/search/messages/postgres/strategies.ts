@@ -31,7 +31,6 @@ const CAPPED = 'messages.capped';
 const SENDER = 'messages.sender';
 const WALK = 'messages.walk';
 const WINDOW = 'messages.window';
-const SAMPLE = 'messages.window_sample';
 const REST = 'messages.window_rest';
 const TRIGRAM = 'messages.trigram';
 
@@ -57,24 +56,12 @@ const windowShape = ({ query, stats, walk, limits }: MessagePlanInput) => ({
   narrowingFirst: narrowingFirst(query, stats, walk, limits),
 });
 
-/** The rest's rows (longerWindow), undefined for the index, or 'sample' when only a count of candidates could decide. */
-function restRows(input: MessagePlanInput, so: So): number | 'sample' | undefined {
+/** The rows of the rest of a first window that gave way (longerWindow), undefined for the index (as without statistics). */
+function restRows(input: MessagePlanInput, so: So): number | undefined {
   const { stats, query, walk, limits } = input;
-  const [returned, window] = [so.found.length, windowRows(input)];
-  const sized = { ...limits, window };
-  const known = stats !== undefined && stats.rows > 0;
-  if (walk === 'inbox' && known)
-    return longerWindow(page(input), returned, scopeRows(query, stats) * limits.matchRows, sized, 0, true);
-  if (lastRun(so) === SAMPLE) {
-    const facts = so.last[0] as { candidates?: number; sampled?: number; table_rows?: number | null } | undefined;
-    const fetched = facts?.sampled ? ((facts.candidates ?? 0) * window) / facts.sampled : undefined;
-    return longerWindow(page(input), returned, facts?.table_rows, sized, fetched, true);
-  }
-  if (known) {
-    const least = longerWindow(page(input), returned, stats.rows, sized, 0, true);
-    if (least !== undefined || longerWindow(page(input), returned, stats.rows, sized, Infinity, true) === undefined) return least;
-  }
-  return 'sample';
+  if (!stats || stats.rows <= 0) return undefined;
+  const fetched = walk === 'inbox' ? scopeRows(query, stats) * limits.matchRows : stats.rows;
+  return longerWindow(page(input), so.found.length, fetched, { ...limits, window: windowRows(input) }, 0, true);
 }
 
 /** The step the statistics choose (docs/plans.md, Messages); a disabled capped read is passed over, any other for the index. */
@@ -87,11 +74,7 @@ export function nextStep(input: MessagePlanInput, so: So): string {
 function statisticsStep(input: MessagePlanInput, so: So): string {
   const { first, senderRows, limits } = input;
   const last = lastRun(so);
-  if ((last === WINDOW || last === SAMPLE) && so.found.length > 0) {
-    const rest = restRows(input, so);
-    if (rest === 'sample' && last === WINDOW) return SAMPLE;
-    if (typeof rest === 'number') return REST;
-  }
+  if (last === WINDOW && restRows(input, so) !== undefined) return REST;
   if (last !== undefined && last !== CAPPED) return first ? TRIGRAM : WALK;
   if (!last && first?.strategy === 'capped' && (senderRows === undefined || senderRows > limits.capped)) return CAPPED;
   if (senderRows !== undefined) return SENDER;
@@ -147,15 +130,8 @@ export const window = define(WINDOW, 'window', windowRows, {
   read: upToPage,
 });
 
-export const windowSample = define(SAMPLE, 'window_sample', (input) => Math.min(windowRows(input), input.limits.sampleRows), {
-  applies: (_input, so) => lastRun(so) === WINDOW && so.found.length > 0,
-  // The newest rows of the window stand for all of it; they are in the buffer cache.
-  statement: (input) => st.sampleStatement(input.query, Math.min(windowRows(input), input.limits.sampleRows), input.walk),
-  read: (_rows, _input, so) => ({ done: false, rows: so.found }),
-});
-
 export const windowRest = define(REST, 'window', (input, so) => restRows(input, so) as number, {
-  applies: (input, so) => [WINDOW, SAMPLE].includes(lastRun(so) ?? '') && typeof restRows(input, so) === 'number',
+  applies: (input, so) => lastRun(so) === WINDOW && restRows(input, so) !== undefined,
   // From the first window's last match on: all the page's rows before it were in that window.
   statement: (input, so) => {
     const rest = { after: Number(so.found.at(-1)!.id), rows: restRows(input, so) as number, found: so.found.length };
@@ -181,4 +157,4 @@ export const trigram = define(TRIGRAM, 'trigram', (input) => scopeCost(input, in
 });
 
 /** In order of preference among equals; the plain walk last. */
-export const MESSAGE_STRATEGIES: readonly MessageStrategy[] = [capped, sender, window, windowSample, windowRest, trigram, walk];
+export const MESSAGE_STRATEGIES: readonly MessageStrategy[] = [capped, sender, window, windowRest, trigram, walk];
