@@ -3,9 +3,7 @@ import type { Db } from './db.js';
 
 /** How long a look-up is trusted. */
 export const INDEX_CATALOG_TTL_MS = 5 * 60_000;
-
 type Entry = { at: number; names: Promise<ReadonlySet<string>> };
-
 const cache = new WeakMap<Db, Entry>();
 
 /** Names of the valid `searchdesk_` indexes, looked up at most once per TTL per database. */

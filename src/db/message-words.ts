@@ -5,13 +5,10 @@
  */
 /** The code points foldCase makes ASCII letters of: İ (→ i) and the Kelvin sign (→ k). */
 const FOLDED_TO_ASCII = '\u0130\u212a';
-
 /** Characters of a content the word index holds; a longer content is marked (LONG_CONTENT). */
 export const MESSAGE_WORDS_INDEXED = 100_000;
-
 /** The longest lexeme, in characters (ASCII: bytes); the longest word the index serves. */
 export const WORD_PIECE = 250;
-
 /** The lexeme of a content longer than MESSAGE_WORDS_INDEXED (not a run of letters and digits). */
 const LONG_CONTENT = '~long';
 

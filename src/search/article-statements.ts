@@ -12,7 +12,6 @@ import { wordStartTest } from './word-start.js';
 export const ARTICLE_TEXT = `(coalesce(a.title, '') || ' ' || coalesce(a.description, '') || ' ' || coalesce(a.content, ''))`;
 /** The text `searchdesk_articles_title_description_trgm` indexes: any word of a title or description occurs in it. */
 export const ARTICLE_TITLE_DESCRIPTION = `(coalesce(a.title, '') || ' ' || coalesce(a.description, ''))`;
-
 export type ArticleStatement = 'rank' | 'window' | 'candidates' | 'tiers' | 'trigramTiers' | 'matches' | 'walk';
 /** The walk's step that answered or gave way (its overflow row): only tests read it. */
 export type WalkStep = 'window' | 'titles' | 'capped' | 'walk' | 'texts';

@@ -9,7 +9,6 @@ import { indexedSubstringMatch, rowMatch, substringMatch } from './text.js';
 
 export type ConversationStatement = 'scan' | 'window' | 'candidates';
 export type ConversationSizes = Record<'window' | 'candidateCap' | 'displayIdCap', number>;
-
 /** A display id is an integer: only a `q` of digits (at most 10, an int4's) can be in its text. */
 export const canMatchDisplayId = (q: string) => /^\d+$/.test(q);
 const TRIAGE_COLUMNS = 'cv.priority, cv.waiting_since, cv.snoozed_until, cv.first_reply_created_at, cv.custom_attributes';

@@ -15,12 +15,9 @@ export interface ColumnStats {
 
 /** A table's row estimate (reltuples, 0 when never analysed) and its columns with statistics. */
 export type TableStats = { rows: number; columns: Map<string, ColumnStats> };
-
 /** How long statistics are used before they are read again. */
 export const STATS_TTL_MS = 5 * 60_000;
-
 type CacheEntry<T> = { stats: T | undefined; loadedAt: number; loading?: Promise<T | undefined> };
-
 const cache = new WeakMap<Db, Map<string, CacheEntry<unknown>>>();
 
 /** `key`'s statistics, loaded once per TTL: the first search waits, later ones take the copy in hand; a failed read keeps it. */

@@ -4,9 +4,7 @@ import type { PlanContext, PlanOptions, Progress, Strategy } from './strategy.js
 
 /** More steps than any plan takes: a strategy that keeps applying is a bug, not a slow search. */
 const MAX_STEPS = 8;
-
 type TraceStep = { ran: string; weighed: Record<string, number>; rows: number; done: boolean };
-
 /** Disables every plan made once (SqlQuery.planOnce), for the ablation bench. */
 export const PLAN_ONCE = 'plan.once';
 

@@ -4,16 +4,12 @@ import type { Logger } from '../../logger.js';
 
 /** What tests and the bench may ask of a plan: a strategy to `force`, strategies and knobs `disabled` (the ablation). */
 export type PlanOptions = { force?: string; disabled?: ReadonlySet<string> };
-
 /** What the executor needs of a search's context. */
 export type PlanContext = { db: Db; logger?: Logger; plan?: PlanOptions };
-
 /** What earlier steps found: rows so far (a prefix of the plain statement's), strategies run, the last step's rows. */
 export type Progress<Row> = { found: Row[]; tried: string[]; last: Row[] };
-
 /** The result of one step: `done` when `rows` are the page, else a prefix the next step continues. */
 export type Step<Row> = { done: boolean; rows: Row[] };
-
 /** How a statement is planned (docs/plans.md, How the executor picks): for its values, once, or once per account. */
 export type PlanCaching = 'no' | 'once' | 'oncePerAccount';
 

@@ -7,10 +7,8 @@ import type { MessageQuery } from '../query.js';
 import { searchableTypeClause } from '../records.js';
 
 export type MessageFilters = Omit<MessageQuery, 'words' | 'text' | 'offset' | 'limit'>;
-
 /** How a trigram read uses the account and inboxes: conditions an index serves, or `hidden` in one check (checkClause). */
 export type ScopeIndex = 'indexed' | 'hidden';
-
 /** Result order of every message engine. */
 export const NEWEST_FIRST = 'ORDER BY m.created_at DESC, m.id DESC';
 
@@ -22,15 +20,12 @@ export const RECORD_SOURCE =
 export function accountClause(query: MessageFilters, p: SqlParams, inText = false): string {
   return `m.account_id = ${inText ? rowCount(query.accountId) : p.add(query.accountId)}::bigint`;
 }
-
 export function inboxClause(query: MessageFilters, p: SqlParams): string {
   return `m.inbox_id = ANY(${p.add(query.inboxIds)}::bigint[])`;
 }
-
 export function senderClauses(query: MessageFilters, p: SqlParams): string[] {
   return query.sender ? [`m.sender_type = ${p.add(query.sender.type)}`, `m.sender_id = ${p.add(query.sender.id)}::bigint`] : [];
 }
-
 /** What the index on (account_id, created_at, message_type) checks as it walks. */
 export function scopeClauses(query: MessageFilters, p: SqlParams, accountInText = false): string[] {
   return [
@@ -39,23 +34,19 @@ export function scopeClauses(query: MessageFilters, p: SqlParams, accountInText 
     ...timeBounds('m.created_at', query.since, query.until, p),
   ];
 }
-
 /** The filters that narrow the scope: the inboxes and the sender. */
 export function narrowingClauses(query: MessageFilters, p: SqlParams): string[] {
   return [inboxClause(query, p), ...senderClauses(query, p)];
 }
-
 /** Every filter but the words (`hidden`: as one check, see ScopeIndex). Shared with the record loader. */
 export function messageFilterClauses(query: MessageFilters, p: SqlParams, scope: ScopeIndex = 'indexed'): string[] {
   const filters = [...scopeClauses(query, p), ...narrowingClauses(query, p)];
   return scope === 'hidden' ? checkClause(filters) : filters;
 }
-
 /** Each word starts a word of the content: a cheap ILIKE to reject with, then the word-start test. */
 export function plainWordClauses(words: string[], p: SqlParams): string[] {
   return words.flatMap((w) => [`m.content ILIKE ${p.add(likePrefilter(w))}`, wordStartTest(w, p)(`(m.content || '')`)]);
 }
-
 /** The same test for a walk: the C collation's ILIKE (or the folded regex), hidden from the planner, then the word start. */
 export function walkWordClauses(words: string[], p: SqlParams, content = 'm.content'): string[] {
   return words.flatMap((w) => {

@@ -10,19 +10,14 @@ import { MESSAGE_COLUMNS, searchableTypeClause } from '../records.js';
 import * as c from './clauses.js';
 
 export type Select = 'id' | 'record';
-
 /** Which messages a window walks newest first: the account's, or its one inbox's. */
 export type MessageWalk = 'account' | 'inbox';
-
 /** The rest of a window that gave way: `rows` messages after its last match `after`; `found`: the page's rows it held. */
 export type MessageWindowRest = { after: number; rows: number; found: number };
-
 /** The newest `rows` messages or a window's rest; `narrowingFirst`: the inboxes and sender tested before the words. */
 export type WindowShape = { rows: number | MessageWindowRest; walk?: MessageWalk; narrowingFirst?: boolean };
-
 /** `cap`: the capped read, its candidates' count on every row; `wordIndex`: words read from the word index, not ILIKE. */
 export type TrigramShape = { cap?: number; scope?: c.ScopeIndex; wordIndex?: readonly string[] };
-
 const columnsOf = (select: Select) => (select === 'record' ? c.RECORD_SOURCE : 'm.id');
 
 /** Every match newest first, the words a filter: the plain statement every strategy must equal. */
