@@ -982,8 +982,8 @@ const MESSAGE_FORCED = messageStrategies.MESSAGE_STRATEGIES.map((s) => s.name).f
  * second's longer windows too short, room 0.6, so that they give way too).
  */
 const MESSAGE_SHORT_WINDOWS: MessageLimits[] = [
-  { ...MESSAGE_LIMITS, window: 60, walkCap: 2_000, room: 1.5, sample: 20, capped: 40, scopeIndex: 1e9 },
-  { ...MESSAGE_LIMITS, window: 30, walkCap: 2_000, room: 0.6, sample: 20, capped: 16, scopeIndex: 0 },
+  { ...MESSAGE_LIMITS, window: 60, walkCap: 2_000, room: 1.5, sample: 20, capped: 40 },
+  { ...MESSAGE_LIMITS, window: 30, walkCap: 2_000, room: 0.6, sample: 20, capped: 16 },
 ];
 
 describe('the Postgres message engine', () => {

@@ -38,7 +38,6 @@ export const COSTS = {
   'messages.sample': { value: 600, off: 0 }, // first window for unseen words past the capped read: its matches size the next
   'messages.capped': { value: 1_000, off: 0 }, // the capped read's least cap: a rare word's whole answer in one statement
   'messages.matchRows': { value: 10, off: 1 }, // a candidate's visit by a trigram read (heap row, word-start test)
-  'messages.scopeIndex': { value: 20_000, off: 0 }, // scope messages up to which few candidates intersect the scope's index
   'messages.visitEntries': { value: 12, off: 1 }, // scope index entries worth one visit over a rare word's odds: a judgment
   'messages.wordIndexShare': { value: 0.01, off: 0 }, // share under which a word start is read from the word index
   'messages.wordIndexRows': { value: 1.6, off: 1 }, // a word-index posting gathered and its message visited

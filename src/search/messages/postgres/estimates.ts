@@ -67,17 +67,15 @@ export function narrowingFirst(
 ): boolean {
   return stats !== undefined && walkShare(query, stats, walk) <= limits.narrowingFirst;
 }
-/** Few candidates use the scope's index when its inboxes hold few messages, or (capped) when cheaper than cap ÷ share visits. */
+/** Few candidates hide the scope from the indexes; a capped read uses its index when cheaper than cap ÷ share visits. */
 export function fewCandidatesScope(
   query: MessageQuery,
   stats: TableStats | undefined,
   limits: MessageLimits,
   cap?: number,
 ): ScopeIndex {
-  if (!stats) return 'hidden';
+  if (!stats || cap === undefined) return 'hidden';
   const rows = accountRows(query, stats) * withinAccount(query, stats, 'inbox_id', query.inboxIds);
-  if (rows <= limits.scopeIndex) return 'indexed';
-  if (cap === undefined) return 'hidden';
   return rows * rows >= cap * stats.rows * limits.visitEntries ? 'hidden' : 'indexed';
 }
 /** Each word's share of the messages: the word index's lexemes for a word it serves, else the sampled contents. */
