@@ -992,8 +992,8 @@ const MESSAGE_FORCED = messageStrategies.MESSAGE_STRATEGIES.map((s) => s.name).f
  * second's longer windows too short, room 0.6, so that they give way too).
  */
 const MESSAGE_SHORT_WINDOWS: MessageLimits[] = [
-  { ...MESSAGE_LIMITS, window: 60, walkCap: 2_000, room: 1.5, sample: 20, capped: 40, scopeIndex: 1e9 },
-  { ...MESSAGE_LIMITS, window: 30, walkCap: 2_000, room: 0.6, sample: 20, capped: 16, scopeIndex: 0 },
+  { ...MESSAGE_LIMITS, window: 60, walkCap: 2_000, room: 1.5, sample: 20, capped: 40 },
+  { ...MESSAGE_LIMITS, window: 30, walkCap: 2_000, room: 0.6, sample: 20, capped: 16 },
 ];
 
 describe('the Postgres message engine', () => {
@@ -1306,13 +1306,9 @@ describe('the Postgres message engine', () => {
       'walk',
       'window',
       'window > trigram',
-      // A window continued from its last match, chosen without the sample of the index's rows,
-      // and with it; the continued window giving way.
+      // A window continued from its last match; the continued window giving way.
       'window > window',
       'window > window > trigram',
-      'window > window_sample > trigram',
-      // A second window after the sample: this data's word counts reach it on the default shape.
-      ...(SHAPE === 'default' ? ['window > window_sample > window'] : []),
       // One inbox's messages walked by its index, answered there, and continued.
       'inbox window answered',
       'window through one inbox',

@@ -1,17 +1,9 @@
-/**
- * Which of searchdesk's own indexes (`searchdesk db indexes`) exist in the database. Search never needs them, but a plan that
- * walks one is only worth trying when it is there: without it the same walk is a sort of the whole account.
- */
+/** Which of searchdesk's own indexes (`db indexes`) exist: a plan that walks one is worth trying only when it is there. */
 import type { Db } from './db.js';
 
-/** How long a look-up is trusted: an index created or dropped is noticed within this. */
+/** How long a look-up is trusted. */
 export const INDEX_CATALOG_TTL_MS = 5 * 60_000;
-
-interface Entry {
-  at: number;
-  names: Promise<ReadonlySet<string>>;
-}
-
+type Entry = { at: number; names: Promise<ReadonlySet<string>> };
 const cache = new WeakMap<Db, Entry>();
 
 /** Names of the valid `searchdesk_` indexes, looked up at most once per TTL per database. */
@@ -55,10 +47,7 @@ export const INDEX = {
   messagesWords: 'searchdesk_messages_words',
 } as const;
 
-/**
- * The function `db indexes` creates beside a word index (admin.ts), through which a role that does not own the table reads that
- * index's statistics (pg_stats shows them to the owner only). The role needs EXECUTE on it, which only an explicit GRANT gives.
- */
+/** The function `db indexes` creates beside a word index: a role that does not own the table reads its statistics by it. */
 export const STATISTICS_FUNCTIONS: Readonly<Record<string, string>> = {
   [INDEX.messagesWords]: 'searchdesk_message_word_stats',
 };

@@ -12,7 +12,6 @@ import { wordStartTest } from './word-start.js';
 export const ARTICLE_TEXT = `(coalesce(a.title, '') || ' ' || coalesce(a.description, '') || ' ' || coalesce(a.content, ''))`;
 /** The text `searchdesk_articles_title_description_trgm` indexes: any word of a title or description occurs in it. */
 export const ARTICLE_TITLE_DESCRIPTION = `(coalesce(a.title, '') || ' ' || coalesce(a.description, ''))`;
-
 export type ArticleStatement = 'rank' | 'window' | 'candidates' | 'tiers' | 'trigramTiers' | 'matches' | 'walk';
 /** The walk's step that answered or gave way (its overflow row): only tests read it. */
 export type WalkStep = 'window' | 'titles' | 'capped' | 'walk' | 'texts';
@@ -81,7 +80,7 @@ function tiersCtes(x: Parts, contentWindow: number, trigram: boolean): Ctes {
 
 /** The walk's tier 2: the window's title matches when they fill the page, else every title match. */
 function walkTitles(x: Parts, window: number, need: string): string {
-  // A function: its patterns are added where the text takes them, after the window's length.
+  // A function: its patterns are added after the window's length.
   const everyTitle = () => [x.account, ...x.prefilter('a.title', true), x.inTitle].join(' AND ');
   if (!windowCanHold(x.page, window))
     return `t2 AS MATERIALIZED (SELECT a.id, a.updated_at FROM articles a WHERE ${everyTitle()}),`;
@@ -91,8 +90,7 @@ function walkTitles(x: Parts, window: number, need: string): string {
       t2 AS MATERIALIZED (SELECT * FROM win WHERE ${count('win')} >= ${need} UNION ALL SELECT * FROM titles),`;
 }
 
-// The walk: each step only while the page is short. t1: the title or description index's rows when at most `cap` (`capped`
-// stops `found`), else the newest; t0: when t2 and t1 are whole, the text index's rows, at most `cap`.
+/** The walk, each step only while the page is short (docs/plans.md, Articles). */
 function walkCtes(x: Parts, { window, candidateCap, contentWindow }: ArticleSizes): Ctes {
   const need = x.p.add(x.page * PAGE_SIZE + 1);
   const cap = x.p.add(candidateCap);

@@ -43,9 +43,14 @@ const walks = (i: Input) =>
   i.indexes.titleTrigram && i.indexes.titleDescriptionTrigram && trigram(i) && holds(i, i.sizes.contentWindow);
 const narrowedTiers = (i: Input) => i.indexes.titleDescriptionTrigram && someTrigram(i);
 const unlessOverflow = (rows: Row[]): Step<Row> => ({ done: !rows.some((r) => r.overflow), rows });
+/** Exact when it holds the page plus the row telling has_more. */
+const heldPage = (rows: Row[]): Step<Row> => ({ done: rows.length > PAGE_SIZE, rows });
+const exact = (rows: Row[]): Step<Row> => ({ done: true, rows });
+const contentWindow = (i: Input) => i.sizes.contentWindow;
+type Rung = { applies: (i: Input) => boolean; rows: (i: Input) => number; read?: Strategy<Input, Row>['read'] };
 
-/** A rung: when it applies (once), the rows it reads at most (the trace's cost), how its rows read. */
-function rung(kind: ArticleStatement, applies: (i: Input) => boolean, rows: (i: Input) => number, read = unlessOverflow) {
+/** A rung: when it applies (once), the rows it reads at most, how its rows read. */
+function rung(kind: ArticleStatement, { applies, rows, read = unlessOverflow }: Rung) {
   const name = `articles.${kind}`;
   return {
     name,
@@ -64,48 +69,18 @@ function ladder(rungs: Array<ReturnType<typeof rung>>): Array<Strategy<Input, Ro
 
 /** Every article strategy, in ladder order; each returns exactly the rank's rows. */
 export const ARTICLE_STRATEGIES = ladder([
-  rung('walk', walks, (i) => i.sizes.window + i.sizes.contentWindow),
-  // Exact when it holds the page plus the row telling has_more.
-  rung(
-    'window',
-    (i) => !walks(i) && holds(i, i.sizes.window),
-    (i) => i.sizes.window,
-    (rows) => ({ done: rows.length > PAGE_SIZE, rows }),
-  ),
-  rung(
-    'candidates',
-    (i) => !walks(i) && trigram(i),
-    (i) => i.sizes.candidateCap + 1,
-  ),
-  rung(
-    'trigramTiers',
-    (i) => holds(i, i.sizes.contentWindow) && narrowedTiers(i),
-    (i) => i.sizes.contentWindow,
-  ),
-  rung(
-    'tiers',
-    (i) => holds(i, i.sizes.contentWindow) && !narrowedTiers(i),
-    (i) => i.sizes.contentWindow,
-  ),
-  // After the candidates and tiers gave way the trigram index still narrows to the substrings.
-  rung(
-    'matches',
-    trigram,
-    () => Infinity,
-    (rows) => ({ done: true, rows }),
-  ),
-  rung(
-    'rank',
-    () => true,
-    () => Infinity,
-    (rows) => ({ done: true, rows }),
-  ),
+  rung('walk', { applies: walks, rows: (i) => i.sizes.window + i.sizes.contentWindow }),
+  rung('window', { applies: (i) => !walks(i) && holds(i, i.sizes.window), rows: (i) => i.sizes.window, read: heldPage }),
+  rung('candidates', { applies: (i) => !walks(i) && trigram(i), rows: (i) => i.sizes.candidateCap + 1 }),
+  rung('trigramTiers', { applies: (i) => holds(i, i.sizes.contentWindow) && narrowedTiers(i), rows: contentWindow }),
+  rung('tiers', { applies: (i) => holds(i, i.sizes.contentWindow) && !narrowedTiers(i), rows: contentWindow }),
+  rung('matches', { applies: trigram, rows: () => Infinity, read: exact }),
+  rung('rank', { applies: () => true, rows: () => Infinity, read: exact }),
 ]);
 
 export async function searchArticles(ctx: SearchContext, params: ArticlesParams, limits: Partial<ArticleSizes> = {}) {
   const words = splitWords(params.q);
   if (words.length === 0) return toPage<ArticleRecord>([]);
-  // The index-backed variant counts on searchdesk's indexes; the default one looks them up.
   const present = ctx.access.flags.searchWithGin ? undefined : await searchdeskIndexes(ctx.db);
   const has = (name: string) => present === undefined || present.has(name);
   const indexes = {

@@ -9,7 +9,6 @@ import { indexedSubstringMatch, rowMatch, substringMatch } from './text.js';
 
 export type ConversationStatement = 'scan' | 'window' | 'candidates';
 export type ConversationSizes = Record<'window' | 'candidateCap' | 'displayIdCap', number>;
-
 /** A display id is an integer: only a `q` of digits (at most 10, an int4's) can be in its text. */
 export const canMatchDisplayId = (q: string) => /^\d+$/.test(q);
 const TRIAGE_COLUMNS = 'cv.priority, cv.waiting_since, cv.snoozed_until, cv.first_reply_created_at, cv.custom_attributes';
@@ -30,7 +29,6 @@ function parts(access: Pick<AccessContext, 'accountId' | 'inboxIds'>, params: Co
   const scope = [`cv.account_id = ${account}::bigint`, `cv.inbox_id = ANY(${p.add(access.inboxIds)}::bigint[])`];
   const bounds = timeBounds('cv.last_activity_at', params.since, params.until, p);
   const accessible = [...scope, ...bounds].join(' AND ');
-  // The same as one clause, for rows a probe found: no index but the probe's (checkClause).
   const accessibleCheck = checkClause([...scope, ...bounds]).join(' AND ');
   const page = pageClause(params.page ?? 1, PAGE_SIZE, p, once !== undefined);
   return { p, q: params.q, account, scope, bounds, accessible, accessibleCheck, page, once };
@@ -49,8 +47,7 @@ function windowHits({ p, q, scope, bounds, page, once }: Parts, rows: number): s
         WHERE ${[...bounds, rowMatch(SEARCHED, q, p)].join(' AND ')} ${ORDER} ${page})`;
 }
 
-// The display ids holding the digits q (k of them) at j from the end, a·10^(k+j) + q·10^j + b (0 ≤ b < 10^j, a ≥ 1 if q
-// starts with 0), generated up to max(display_id) when at most `cap`; else `fits` is false.
+// The display ids holding digits q (k) at j from the end, a·10^(k+j) + q·10^j + b, up to max(display_id) if at most `cap`.
 function displayIdsHolding(q: string, account: string, cap: string, p: SqlParams): { ctes: string; ids: string; fits: string } {
   const k = p.add(q.length);
   const ctes = `dpos AS MATERIALIZED (

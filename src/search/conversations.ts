@@ -14,7 +14,7 @@ import { CONTACT_COLUMNS } from './contacts.js';
 import { estimateShare, shareWithinAccount, tableStats, UNSEEN_SHARE, type TableStats } from './statistics.js';
 import { hasTrigram, looksSpecific } from './text.js';
 
-/** The sizes of a search (costs.ts); tests lower them to reach every path on small data. */
+/** The sizes of a search (costs.ts). */
 export type ConversationLimits = WindowLimits & { candidateCap: number; displayIdCap: number };
 export const conversationLimits = (options?: PlanOptions): ConversationLimits => ({
   window: knob('conversations.firstWindow', options),
@@ -45,9 +45,9 @@ export function windowPlannedOnce(params: ConversationsParams, window: number, s
   return rows !== undefined && rows / share <= cap ? rows : undefined;
 }
 
+const [always, never] = [() => true, () => Infinity];
 /** Walk first: an index in that order, a page the window holds, a term that does not look specific (looksSpecific). */
 const walks = (i: Input) => i.ordered && windowCanHold(pageOf(i), i.limits.window) && !looksSpecific(i.params.q);
-/** A window of `rows` (undefined: none), planned once by the inboxes' share (an administrator's: 1). */
 type Rows = (i: Input, so: Progress<Row>) => number | undefined;
 function windowStrategy(name: string, rows: Rows, when = walks): Strategy<Input, Row> {
   const share = (i: Input) => i.inboxShare ?? (i.access.role === 'administrator' ? 1 : undefined);
@@ -60,18 +60,16 @@ function windowStrategy(name: string, rows: Rows, when = walks): Strategy<Input,
     caching: (i, so) => (once(i, so) === undefined ? 'no' : 'oncePerAccount'),
     statement: (i, so, inText) =>
       conversationStatement(i.access, i.params, 'window', { ...i.limits, window: rows(i, so) ?? 0 }, once(i, so), !inText),
-    // Exact when it holds the page plus the row telling has_more; else a prefix.
     read: (found) => ({ done: found.length > PAGE_SIZE, rows: found.filter(isRow) }),
   };
 }
 
-/** The first window's rows, after it gave way: its matches and tableRows weigh what comes next. */
 const firstWindow = (so: Progress<Row>) => (so.tried.at(-1) === 'conversations.window' ? so.last : undefined);
 const longer = (i: Input, so: Progress<Row>) => {
   const first = firstWindow(so);
   return first && longerWindow(pageOf(i), first.length, first[0]?.table_rows, i.limits);
 };
-/** The candidates' fetch in window rows: after a first window tableRows × matches ÷ window, else walkCap (it is sized below). */
+/** The candidates' fetch in window rows: after a first window tableRows × matches ÷ window, else walkCap. */
 function candidatesCost(i: Input, so: Progress<Row>): number {
   const first = firstWindow(so);
   return (first && weighLongerWindow(pageOf(i), first.length, first[0]?.table_rows, i.limits)?.fetched) ?? i.limits.walkCap;
@@ -96,18 +94,13 @@ function plain(
 /** Every conversations strategy (ties: this order); each returns exactly the scan's rows. */
 export const CONVERSATION_STRATEGIES: ReadonlyArray<Strategy<Input, Row>> = [
   windowStrategy('conversations.window', (i) => i.limits.window),
-  windowStrategy('conversations.longerWindow', longer, () => true),
+  windowStrategy('conversations.longerWindow', longer, always),
   // No trigram and no window: the term is short and usually common, the scan is quicker.
   plain('candidates', (i) => hasTrigram(i.params.q) || walks(i), candidatesCost),
-  plain(
-    'scan',
-    () => true,
-    () => Infinity,
-  ),
+  plain('scan', always, never),
 ];
 
-// The first window from the contacts' statistics: `room` × the rows the page needs, up to walkCap; none for an unseen term
-// (sampleWindow where its candidates could pass walkCap); `window` for digits, since/until (not created_at) or no statistics.
+/** The first window from the contacts' statistics (docs/plans.md, Conversations). */
 export function firstConversationWindow(
   params: ConversationsParams,
   stats: TableStats | undefined,
@@ -132,7 +125,6 @@ async function inboxShare(ctx: SearchContext, params: ConversationsParams): Prom
 
 export async function searchConversations(ctx: SearchContext, params: ConversationsParams, base = conversationLimits(ctx.plan)) {
   if (ctx.access.inboxIds.length === 0) return toPage<ConversationRecord>([]);
-  // The index-backed variant counts on searchdesk's index; the default one looks it up.
   const ordered = ctx.access.flags.searchWithGin || (await searchdeskIndexes(ctx.db)).has(INDEX.conversationsCreated);
   const stats = ordered && hasTrigram(params.q) ? await tableStats(ctx.db, 'contacts', CONTACT_COLUMNS) : undefined;
   const limits = { ...base, window: firstConversationWindow(params, stats, base, ctx.plan) };

@@ -19,7 +19,7 @@ import { COSTS } from './plan/costs.js';
 import { chooseStrategy } from './plan/executor.js';
 import type { Strategy } from './plan/strategy.js';
 import type { ConversationsParams } from './params.js';
-import { longerWindow, windowCanHold } from './sql.js';
+import { longerWindow, windowCanHold } from './plan/windows.js';
 import { looksSpecific } from './text.js';
 
 const ARTICLE_WINDOW = COSTS['articles.titleWindow'].value;
@@ -626,15 +626,14 @@ describe('firstMessageStep', () => {
     expect(firstMessageStep(query(['trougil']), undefined)).toEqual({ strategy: 'window', window: MESSAGE_LIMITS.window });
   });
 
-  it('hides the scope from the indexes for few candidates, unless its own index is a short read', () => {
-    // The account's 500,000 messages, or inbox 1's 200,000: far past the scope index's 20,000.
+  it('hides the scope from the indexes for few candidates, however small (messages.scopeIndex pruned)', () => {
     expect(fewCandidatesScope(query(['trougil']), stats, MESSAGE_LIMITS)).toBe('hidden');
     expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), stats, MESSAGE_LIMITS)).toBe('hidden');
-    // A small account (1 in 10,000 of a million messages: 100 in all): its index is a short read.
+    // A small account (1 in 10,000 of a million messages: 100 in all).
     const small = { ...stats, columns: new Map(stats.columns) };
     small.columns.set('account_id', { nullFrac: 0, common: [{ value: '1', share: 0.0001 }], histogram: [], distinct: 2 });
-    expect(fewCandidatesScope(query(['trougil']), small, MESSAGE_LIMITS)).toBe('indexed');
-    expect(fewCandidatesScope(query(['trougil']), small, { ...MESSAGE_LIMITS, scopeIndex: 50 })).toBe('hidden');
+    expect(fewCandidatesScope(query(['trougil']), small, MESSAGE_LIMITS)).toBe('hidden');
+    expect(fewCandidatesScope(query(['trougil']), small, MESSAGE_LIMITS, MESSAGE_LIMITS.capped)).toBe('indexed');
     expect(fewCandidatesScope(query(['trougil']), undefined, MESSAGE_LIMITS)).toBe('hidden');
   });
 

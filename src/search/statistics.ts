@@ -1,14 +1,11 @@
-/**
- * How common a term is, from what Postgres keeps (pg_stats: each column's most common values and a histogram of the rest, from
- * ANALYZE's sample), read once per TTL per database. It decides speed only: every plan it picks returns the same rows.
- */
+/** How common a term is, from pg_stats (docs/plans.md, Statistics), read once per TTL per database: it decides speed only. */
 import { STATISTICS_FUNCTIONS } from '../db/catalog.js';
 import type { Db } from '../db/db.js';
 import { reportAdvice } from '../events.js';
 import { COSTS } from './plan/costs.js';
 import { foldCase } from './text.js';
 
-/** What pg_stats holds of one column, its values folded: nulls, common values, histogram, distinct values. */
+/** What pg_stats holds of one column, its values folded. */
 export interface ColumnStats {
   nullFrac: number;
   common: Array<{ value: string; share: number }>;
@@ -17,26 +14,13 @@ export interface ColumnStats {
 }
 
 /** A table's row estimate (reltuples, 0 when never analysed) and its columns with statistics. */
-export interface TableStats {
-  rows: number;
-  columns: Map<string, ColumnStats>;
-}
-
-/** How long statistics are used before they are read again (ANALYZE refreshes them rarely). */
+export type TableStats = { rows: number; columns: Map<string, ColumnStats> };
+/** How long statistics are used before they are read again. */
 export const STATS_TTL_MS = 5 * 60_000;
-
-interface CacheEntry<T> {
-  stats: T | undefined;
-  loadedAt: number;
-  loading?: Promise<T | undefined>;
-}
-
+type CacheEntry<T> = { stats: T | undefined; loadedAt: number; loading?: Promise<T | undefined> };
 const cache = new WeakMap<Db, Map<string, CacheEntry<unknown>>>();
 
-/**
- * The statistics `key` names, read by `load` at most once per TTL: the first search waits, later ones get the copy in hand
- * while a newer one loads; a failed read keeps what was there.
- */
+/** `key`'s statistics, loaded once per TTL: the first search waits, later ones take the copy in hand; a failed read keeps it. */
 function cached<T>(db: Db, key: string, load: () => Promise<T | undefined>, now: number): T | undefined | Promise<T | undefined> {
   let entries = cache.get(db);
   if (!entries) cache.set(db, (entries = new Map<string, CacheEntry<unknown>>()));
@@ -100,23 +84,14 @@ export async function tableStats(db: Db, table: string, columns: readonly string
   return cached(db, `${table}(${columns.join(',')})`, () => load(db, table, columns), now);
 }
 
-/**
- * The most common lexemes of an index of words (searchdesk_messages_words) with the share of rows holding each, in code-unit
- * order (prefixShare); a word none of them starts is in fewer rows than `least`. pg_stats shows them to the table's owner only;
- * another role reads them through the index's statistics function (STATISTICS_FUNCTIONS) when granted EXECUTE, else reads none.
- */
-export interface LexemeStats {
-  lexemes: string[];
-  shares: number[];
-  least: number;
-}
+/** A word index's most common lexemes in code-unit order with their shares; a word none starts is in under `least`. */
+export type LexemeStats = { lexemes: string[]; shares: number[]; least: number };
 
 async function loadLexemes(db: Db, index: string): Promise<LexemeStats | undefined> {
   const fn = STATISTICS_FUNCTIONS[index];
   const [row] = await db.query<LexemesRow>(
     {
-      // An index's expression has its statistics under the index's name; the other columns tell whether this role may call its
-      // statistics function, and what to advise (adviseOnLexemes).
+      // Statistics under the index's name (owner only), and whether this role may call the statistics function instead.
       text: `SELECT s.elems, s.freqs,
                     coalesce(has_function_privilege(to_regprocedure($2::text || '()'), 'EXECUTE'), false) AS callable,
                     to_regclass($1) IS NOT NULL AS indexed,
@@ -159,12 +134,11 @@ interface LexemesRow {
 /** Reports what would let a role that reads none of a word index's statistics read them (events.ts). */
 function adviseOnLexemes(row: LexemesRow, fn: string): void {
   if (row.elems || !row.indexed || row.owns || row.callable) return;
-  const grant = `GRANT EXECUTE ON FUNCTION ${fn}() TO ${row.role}`;
+  const rerun = row.function ? '' : "run `searchdesk db indexes` again as the tables' owner, then ";
+  const message = `message searches plan without the word index's statistics, which this role may not read: ${rerun}`;
   reportAdvice({
     event: 'word_statistics_unreadable',
-    message: row.function
-      ? `message searches plan without the word index's statistics, which this role may not read: ${grant} (README, Production)`
-      : `message searches plan without the word index's statistics, which this role may not read: run \`searchdesk db indexes\` again as the tables' owner, then ${grant} (README, Production)`,
+    message: `${message}GRANT EXECUTE ON FUNCTION ${fn}() TO ${row.role} (README, Production)`,
   });
 }
 
@@ -195,7 +169,7 @@ export function prefixShare(stats: LexemeStats, prefix: string): number {
   return Math.min(1, share);
 }
 
-/** The common values (count, share) and histogram bounds of `col` that hold `folded`. */
+/** The common values (count, share) and histogram bounds of `col` holding `folded`. */
 function sampledHits(col: ColumnStats, folded: string) {
   const common = col.common.filter((c) => c.value.includes(folded));
   const commonShare = common.reduce((sum, c) => sum + c.share, 0);
@@ -213,11 +187,7 @@ function columnShare(col: ColumnStats, folded: string): number {
 /** The share of rows a term no sampled value holds is in, at most (costs.ts). */
 export const UNSEEN_SHARE = COSTS['statistics.unseenShare'].value;
 
-/**
- * Estimated share of rows in which `q` is a substring of any of `columns`: the column holding it most often (an email made of
- * the name would count twice if added). Undefined when a column has no statistics; 0 when no sampled value holds it (rarer than
- * UNSEEN_SHARE, about).
- */
+/** Share of rows where `q` is a substring of one of `columns` (the most of any one); 0 when no sampled value holds it. */
 export function estimateShare(stats: TableStats, columns: readonly string[], q: string): number | undefined {
   const folded = foldCase(q);
   let share = 0;

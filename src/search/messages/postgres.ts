@@ -1,7 +1,4 @@
-/**
- * The Postgres message engine: word-prefix matching on `messages.content`, by the strategies of
- * postgres/strategies.ts run by the shared executor. Here: what they weigh, gathered once a search.
- */
+/** The Postgres message engine: the strategies of postgres/strategies.ts, and what they weigh, gathered once a search. */
 import { INDEX, searchdeskIndexes } from '../../db/catalog.js';
 import { SqlParams, type Db } from '../../db/db.js';
 import type { SearchContext } from '../context.js';
@@ -18,13 +15,9 @@ import { firstMessageStep, indexedWord, messageLimits, wordShares, type MessageL
 import type { Select } from './postgres/statements.js';
 import { MESSAGE_STRATEGIES, type MessagePlanInput } from './postgres/strategies.js';
 
-/** The statistics the engine plans with. */
 const STATS_COLUMNS = ['content', 'account_id', 'inbox_id', 'sender_id'] as const;
 
-/**
- * The sender's estimated messages when they are walked by searchdesk's index by sender (0 when the
- * statistics do not tell); undefined without the index or past the longest walk.
- */
+/** The sender's estimated messages for a walk by searchdesk's index (0: unknown); undefined without it or past walkCap. */
 function senderRows(query: MessageQuery, stats: TableStats | undefined, indexed: boolean, limits: MessageLimits) {
   if (!query.sender || !indexed) return undefined;
   const share = stats && valuesShare(stats, 'sender_id', [query.sender.id]);
@@ -49,10 +42,7 @@ async function planInput(db: Db, query: MessageQuery, select: Select, limits: Me
   return { query, select, limits, stats, walk, first, senderRows: sender, wordIndex, disabled } satisfies MessagePlanInput;
 }
 
-/**
- * `plan`: the executor's force and disabled options when the search's context has none (tests
- * and the bench only); `limits`: the knobs, from plan/costs.ts by default.
- */
+/** `plan`: force and disabled when the search's context has none (tests, bench); `limits`: the knobs (costs.ts). */
 export function createPostgresEngine(db: Db, limits?: MessageLimits, plan: PlanOptions = {}): MessageEngine {
   const run = async (query: MessageQuery, select: Select, ctx?: SearchContext) => {
     const options = ctx?.plan ?? plan;

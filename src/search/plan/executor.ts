@@ -1,22 +1,10 @@
-/**
- * The one executor of search plans. At each step it takes the strategies that apply, runs the forced one if it is among them,
- * else the cheapest (ties: list order), and runs its statement; when the step gives way it goes on with the next step from what
- * was found. The last strategy of a list is the plain statement, which always applies. One debug line tells the plan.
- */
+/** The one executor of search plans (docs/plans.md, How the executor picks): forced, else cheapest; one debug line a plan. */
 import type { SqlQuery } from '../../db/db.js';
 import type { PlanContext, PlanOptions, Progress, Strategy } from './strategy.js';
 
 /** More steps than any plan takes: a strategy that keeps applying is a bug, not a slow search. */
 const MAX_STEPS = 8;
-
-/** One step of the trace: what was weighed, what ran, what it returned. */
-interface TraceStep {
-  ran: string;
-  weighed: Record<string, number>;
-  rows: number;
-  done: boolean;
-}
-
+type TraceStep = { ran: string; weighed: Record<string, number>; rows: number; done: boolean };
 /** Disables every plan made once (SqlQuery.planOnce), for the ablation bench. */
 export const PLAN_ONCE = 'plan.once';
 
@@ -54,10 +42,7 @@ export function chooseStrategy<I, Row>(
   return { strategy: best, weighed };
 }
 
-/**
- * Runs `strategies` for `input` until a step gives the page: the rows of the plain statement, in its order. Throws (an internal
- * error to the caller) when no strategy applies, as a plan must end with one that always does, or a plan runs past MAX_STEPS.
- */
+/** Runs `strategies` until a step gives the page; throws when none applies (a plan ends with one that always does). */
 export async function runPlan<I, Row extends object>(
   ctx: PlanContext,
   strategies: ReadonlyArray<Strategy<I, Row>>,

@@ -1,17 +1,10 @@
-/**
- * Windows, written once for every resource: a walk of the newest rows in result order with the match as a filter, exact when it
- * holds the page plus one row, else a prefix the next step continues (after its last match) or an index answers.
- */
+/** Windows, written once for every resource (docs/plans.md, How the executor picks): walks of the newest rows in result order. */
 import type { SqlParams } from '../../db/db.js';
 import { PAGE_SIZE } from '../context.js';
 import { COSTS } from './costs.js';
 
-/** The sizes of a window search: the first window's rows, the longest window's, and how much longer than its estimate one is. */
-export interface WindowLimits {
-  window: number;
-  walkCap: number;
-  room: number;
-}
+/** The first window's rows, the longest window's, and how much longer than its estimate one is. */
+export type WindowLimits = { window: number; walkCap: number; room: number };
 
 /** Whether a window of `window` rows can hold page `page`: every row up to its end plus one. */
 export function windowCanHold(page: number, window: number, pageSize = PAGE_SIZE): boolean {
@@ -19,11 +12,8 @@ export function windowCanHold(page: number, window: number, pageSize = PAGE_SIZE
 }
 
 /**
- * How a newest-first window ends after `rows` rows (a `$n` or rowCount), in result order `timeOrder` (as the index holds it)
- * then `idOrder`. Cut after exactly N rows, it sorts every row it reads by id within its time; when the page needs `needed` ≥
- * tiesMin matches it ends after its Nth row's whole time instead (WITH TIES: still a prefix of the result order) and only its
- * matches are sorted. Its filter must then be one clause (`ties`: see checkClause), or the planner sorts every match instead of
- * stopping at the page; in that clause the cheapest test first.
+ * How a window ends after `rows` rows in order `timeOrder` then `idOrder`: after exactly N, or for `needed` ≥ tiesMin matches
+ * after the Nth row's whole time (WITH TIES), sorting only its matches; its filter must then be one clause (`ties`, checkClause).
  */
 export function windowCut(
   timeOrder: string,
@@ -39,22 +29,14 @@ export function windowCut(
   return { cut, ties };
 }
 
-/**
- * The rows after row `after` in result order (`time` DESC, id DESC) of `table` as `alias`, written so that an index on (…,
- * time) starts there: its time is read by primary key in the statement (a record holds it in whole seconds only). A row deleted
- * in between has no time: no rows, and the next step answers.
- */
+/** Rows after row `after` (`time` DESC, id DESC), its time read by key so an index starts there; none once it is deleted. */
 export function afterRow(alias: string, table: string, time: string, after: number, p: SqlParams): string[] {
   const id = `${p.add(after)}::bigint`;
   const key = `(SELECT k.${time} FROM ${table} k WHERE k.id = ${id})`;
   return [`${alias}.${time} <= ${key}`, `(${alias}.${time} < ${key} OR ${alias}.id < ${id})`];
 }
 
-/**
- * The first step at or above `n` of a ladder of ten steps a decade from `least` (100, 126, 158, 200, …), the last step `top`
- * itself; undefined past `top`. A window length planned once is written in the text, so it is rounded up to this ladder: a
- * longer window is as exact, and few texts name each account.
- */
+/** The first step ≥ `n` of ten steps a decade from `least` (100, 126, 158, …), at most `top`; undefined past `top`. */
 export function ladderAbove(n: number, top: number, least: number = COSTS['windows.ladderLeast'].value): number | undefined {
   // Written so that NaN is past the top too (the loop below would never end).
   if (!(n <= top)) return undefined;
@@ -70,11 +52,7 @@ export function ladderStep(n: number, least: number): number {
   return Math.min(10 * least, Math.round(least * 2 ** (k / 3)));
 }
 
-/**
- * The rows a window reads for a term in `share` of the rows: `room` times the rows page `page` is expected to need, up to the
- * cap; `rows` undefined when even the expected rows pass the cap. `expected` is those rows, for a caller that weighs them
- * against another strategy.
- */
+/** A window for a term in `share` of the rows: `room` × the `expected` rows the page needs, up to the cap (none past it). */
 export function shareWindow(page: number, share: number, limits: WindowLimits): { rows?: number; expected: number } {
   const expected = (page * PAGE_SIZE + 1) / share;
   if (expected > limits.walkCap) return { expected };
@@ -82,11 +60,9 @@ export function shareWindow(page: number, share: number, limits: WindowLimits): 
 }
 
 /**
- * A longer window after the first (`limits.window` rows) gave way holding `returned` rows of page `page`, a sample of the newest
- * rows: with m matches the page fills after need × window ÷ m rows, so the longer window has `room` times that (`rows`); its
- * `cost` is its rows, or for one that `continues` after the first one's last match the rows past the first window plus the
- * first window's after its last match (window ÷ m). The index `fetched` tableRows × max(m, candidates) ÷ window, tableRows
- * priced in window rows. Undefined without a match.
+ * After a first window of `limits.window` rows gave way with `returned` rows (m matches so far): the longer window's `rows`
+ * (room × need × window ÷ m), its `cost` (its rows, or continuing: the rows past the first window + window ÷ m) and what the
+ * index `fetched` (tableRows × max(m, candidates) ÷ window). Undefined without a match.
  */
 export function weighLongerWindow(
   page: number,
@@ -105,10 +81,7 @@ export function weighLongerWindow(
   return { rows, cost, fetched };
 }
 
-/**
- * The longer window's rows when it is worth it (weighLongerWindow: no dearer than the index, within the cap and longer than the
- * first), else undefined: the index answers, as it does with no match in the sample or no row estimate.
- */
+/** The longer window's rows when no dearer than the index, within the cap and longer than the first; else the index answers. */
 export function longerWindow(...args: Parameters<typeof weighLongerWindow>): number | undefined {
   const [, , tableRows, limits] = args;
   if (!(tableRows && tableRows > 0)) return undefined;

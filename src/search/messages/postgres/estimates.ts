@@ -1,8 +1,4 @@
-/**
- * What the Postgres message engine's strategies weigh, from the statistics of messages (content,
- * account, inbox, sender): shares of the scope, the capped read's cap, the first step. Costs are
- * in rows a window walk tests; docs/plans.md (Messages) gives each formula's evidence.
- */
+/** What the message strategies weigh, from the statistics of messages (docs/plans.md, Messages): shares, caps, the first step. */
 import { wordIndexServes } from '../../../db/message-words.js';
 import { PAGE_SIZE } from '../../context.js';
 import { COSTS, knob, type KnobName } from '../../plan/costs.js';
@@ -22,23 +18,19 @@ import type { MessageQuery } from '../query.js';
 import type { ScopeIndex } from './clauses.js';
 import type { MessageWalk } from './statements.js';
 
-/** The engine's knobs (plan/costs.ts, `messages.*`), by name: `sample` the sample window's rows, `capped` the least cap. */
+/** The engine's knobs (plan/costs.ts, `messages.*`) by name. */
 export type MessageLimits = WindowLimits & { [K in KnobName as K extends `messages.${infer N}` ? N : never]: number };
 
-/** The knobs' values, those `options` disable at their neutral value. */
 export function messageLimits(options?: PlanOptions): MessageLimits {
   const names = Object.keys(COSTS).filter((n): n is KnobName => n.startsWith('messages.'));
   return Object.fromEntries(names.map((n) => [n.slice('messages.'.length), knob(n, options)])) as unknown as MessageLimits;
 }
-
 export const MESSAGE_LIMITS = messageLimits();
 
-/** The first statement of a search (firstMessageStep). */
+/** The first statement (firstMessageStep): capped's `then` is the window once the cap is reached; `few`: a code. */
 export type FirstMessageStep =
   | { strategy: 'window'; window: number }
-  /** `then`: the window when the cap is reached (cappedWindow). */
   | { strategy: 'capped'; cap: number; then: number }
-  /** `few`: a code, which a handful of messages hold. */
   | { strategy: 'trigram'; few?: boolean };
 
 const page = (query: MessageQuery) => query.offset / PAGE_SIZE + 1;
@@ -48,29 +40,24 @@ const need = (query: MessageQuery) => query.offset + query.limit;
 function withinAccount(query: MessageQuery, stats: TableStats, column: string, values: ReadonlyArray<number | string>): number {
   return shareWithinAccount(stats, query.accountId, column, values) ?? 1;
 }
-
 /** The share of the account's messages the query's inboxes and sender leave. */
 export function scopeShare(query: MessageQuery, stats: TableStats): number {
   const inboxes = withinAccount(query, stats, 'inbox_id', query.inboxIds);
   return query.sender ? inboxes * withinAccount(query, stats, 'sender_id', [query.sender.id]) : inboxes;
 }
-
 /** The share of a window's walked rows the filters leave: the walk of one inbox reads only its rows. */
 function walkShare(query: MessageQuery, stats: TableStats, walk: MessageWalk): number {
   if (walk === 'account') return scopeShare(query, stats);
   return query.sender ? withinAccount(query, stats, 'sender_id', [query.sender.id]) : 1;
 }
-
 /** The account's messages (the whole table without statistics of account_id). */
 function accountRows(query: MessageQuery, stats: TableStats): number {
   return stats.rows * (valuesShare(stats, 'account_id', [query.accountId]) ?? 1);
 }
-
 /** The query's messages over all time: the account's in its inboxes and sender. */
 export function scopeRows(query: MessageQuery, stats: TableStats): number {
   return accountRows(query, stats) * scopeShare(query, stats);
 }
-
 /** Whether a window tests the inboxes and the sender before the words (`messages.narrowingFirst`). */
 export function narrowingFirst(
   query: MessageQuery,
@@ -80,34 +67,22 @@ export function narrowingFirst(
 ): boolean {
   return stats !== undefined && walkShare(query, stats, walk) <= limits.narrowingFirst;
 }
-
-/**
- * How a read of few candidates uses the scope: its index when the query's inboxes hold few
- * messages (limits.scopeIndex), else hidden. The capped read (`cap`) hides it only when reading
- * the index costs more than the worst case of hiding it: `cap` ÷ (the scope's share) visits.
- */
+/** Few candidates hide the scope from the indexes; a capped read uses its index when cheaper than cap ÷ share visits. */
 export function fewCandidatesScope(
   query: MessageQuery,
   stats: TableStats | undefined,
   limits: MessageLimits,
   cap?: number,
 ): ScopeIndex {
-  if (!stats) return 'hidden';
+  if (!stats || cap === undefined) return 'hidden';
   const rows = accountRows(query, stats) * withinAccount(query, stats, 'inbox_id', query.inboxIds);
-  if (rows <= limits.scopeIndex) return 'indexed';
-  if (cap === undefined) return 'hidden';
   return rows * rows >= cap * stats.rows * limits.visitEntries ? 'hidden' : 'indexed';
 }
-
-/**
- * Each word's estimated share of the messages: from the word index's lexeme statistics for a word
- * it serves (prefixShare), else from the sampled contents (estimateShare). None without statistics.
- */
+/** Each word's share of the messages: the word index's lexemes for a word it serves, else the sampled contents. */
 export function wordShares(query: MessageQuery, stats: TableStats | undefined, lexemes?: LexemeStats): Array<number | undefined> {
   if (!stats) return [];
   return query.words.map((w) => (lexemes && wordIndexServes(w) ? prefixShare(lexemes, w) : estimateShare(stats, ['content'], w)));
 }
-
 /** The word the word index reads by: of the words it serves under `messages.wordIndexShare`, the rarest, then the longest. */
 export function indexedWord(query: MessageQuery, shares: ReadonlyArray<number | undefined>, limits = MESSAGE_LIMITS) {
   let best: { word: string; share: number } | undefined;
@@ -118,46 +93,30 @@ export function indexedWord(query: MessageQuery, shares: ReadonlyArray<number | 
   });
   return best;
 }
-
 /** Whether the words narrow the trigram index's candidates by two trigrams or fewer (`rent`). */
 export function looseCandidates(query: MessageQuery): boolean {
   return new Set(query.words.flatMap(prefilterTrigrams)).size <= 2;
 }
-
 /** The most matches a word no sampled message holds may have in the scope: UNSEEN_SHARE of it. */
 export function unseenMatches(query: MessageQuery, stats: TableStats): number {
   return UNSEEN_SHARE * scopeRows(query, stats);
 }
-
-/**
- * The capped read's cap, where visiting its matches (C × `matchRows` ÷ scope share) costs
- * what the window after it walks (need × room × scope rows ÷ C): C = share × √(room × need ×
- * account rows ÷ `matchRows`), on the ladder from `limits.capped` to ten times it.
- */
+/** The capped read's cap: share × √(room × need × account rows ÷ matchRows), its visits costing what the next window walks. */
 export function cappedReadCap(query: MessageQuery, stats: TableStats, limits: MessageLimits): number {
   const rows = (limits.room * need(query) * accountRows(query, stats)) / limits.matchRows;
   const balanced = scopeShare(query, stats) * Math.sqrt(rows);
   return ladderStep(Math.min(10 * limits.capped, Math.max(limits.capped, balanced)), limits.capped);
 }
-
 /** The window after a capped read that reached its cap: the page within need × scope ÷ cap rows, `room` times over. */
 export function cappedWindow(query: MessageQuery, stats: TableStats, limits: MessageLimits, cap: number): number {
   const rows = Math.ceil((limits.room * need(query) * scopeRows(query, stats)) / cap);
   return Math.min(limits.walkCap, Math.max(limits.window, rows));
 }
-
 /** The trigram read of one inbox, in rows: its entries in the scope's index and a visit of each match. */
 function inboxIndexRows(query: MessageQuery, stats: TableStats, share: number, limits: MessageLimits): number {
   return scopeRows(query, stats) * (1 / limits.entryRows + share * limits.matchRows);
 }
-
-/**
- * The first statement (docs/plans.md, Messages): the trigram index for a code; the capped read
- * for a word no sampled message holds (the sample window past its cap or for loose candidates
- * in a large scope), or for a word the word index reads for less than the window; else a window
- * sized for the page at the words' share, or the trigram index past the longest walk or where
- * it costs less than one inbox's walk. No statistics: the least window.
- */
+/** The first statement (docs/plans.md, Messages): a code's trigram read, the capped read, a sized window or the index. */
 export function firstMessageStep(
   query: MessageQuery,
   stats: TableStats | undefined,

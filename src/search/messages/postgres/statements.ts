@@ -1,47 +1,23 @@
-/**
- * The statements of the Postgres message engine's strategies, one builder each: the same ids in
- * the same order; `select: 'record'` the page's rows with every column of a record (asRecords
- * reads them into records above the page's LIMIT). `inText`: for a plan made once (the strategy's
- * caching), row counts, and the account of the account's walk, are written in the text.
- */
+/** The message strategies' statements, one builder each (docs/plans.md, Messages); `inText`: row counts in the text. */
 import { SqlParams, type SqlQuery } from '../../../db/db.js';
 import { messageWordsVector, wordIndexQuery } from '../../../db/message-words.js';
 import { afterRow, windowCut } from '../../plan/windows.js';
-import { checkClause, limitClause, rowCount, tableRows, timeBounds } from '../../sql.js';
-import { likePrefilter, patternTest, prefilterTrigrams } from '../../text.js';
+import { checkClause, limitClause, rowCount, timeBounds } from '../../sql.js';
+import { likePrefilter, patternTest } from '../../text.js';
 import { wordStartTest } from '../../word-start.js';
 import type { MessageQuery } from '../query.js';
 import { MESSAGE_COLUMNS, searchableTypeClause } from '../records.js';
 import * as c from './clauses.js';
 
 export type Select = 'id' | 'record';
-
-/** Which messages a window walks newest first: the account's, or its one inbox's (searchdesk_messages_inbox_created). */
+/** Which messages a window walks newest first: the account's, or its one inbox's. */
 export type MessageWalk = 'account' | 'inbox';
-
-/** The rest of a window that gave way: up to `rows` messages after its last match `after`; `found`: the page's rows it held. */
-export interface MessageWindowRest {
-  after: number;
-  rows: number;
-  found: number;
-}
-
-export interface WindowShape {
-  /** The newest `rows` messages, or the rest of a window. */
-  rows: number | MessageWindowRest;
-  walk?: MessageWalk;
-  /** Test the inboxes and the sender before the words (narrowingFirst). */
-  narrowingFirst?: boolean;
-}
-
-export interface TrigramShape {
-  /** The capped read: at most `cap` candidates, their count on every row (`matched`). */
-  cap?: number;
-  scope?: c.ScopeIndex;
-  /** The words searchdesk's word index finds the candidates by, instead of each word's ILIKE. */
-  wordIndex?: readonly string[];
-}
-
+/** The rest of a window that gave way: `rows` messages after its last match `after`; `found`: the page's rows it held. */
+export type MessageWindowRest = { after: number; rows: number; found: number };
+/** The newest `rows` messages or a window's rest; `narrowingFirst`: the inboxes and sender tested before the words. */
+export type WindowShape = { rows: number | MessageWindowRest; walk?: MessageWalk; narrowingFirst?: boolean };
+/** `cap`: the capped read, its candidates' count on every row; `wordIndex`: words read from the word index, not ILIKE. */
+export type TrigramShape = { cap?: number; scope?: c.ScopeIndex; wordIndex?: readonly string[] };
 const columnsOf = (select: Select) => (select === 'record' ? c.RECORD_SOURCE : 'm.id');
 
 /** Every match newest first, the words a filter: the plain statement every strategy must equal. */
@@ -56,10 +32,7 @@ export function walkStatement(query: MessageQuery, select: Select = 'id'): SqlQu
   return { text, values: p.values };
 }
 
-/**
- * The sender's messages newest first (searchdesk_messages_sender_created), every other filter a
- * check of its rows: one way in whatever the values.
- */
+/** The sender's messages newest first by searchdesk's index, every other filter a check: one way in whatever the values. */
 export function senderStatement(query: MessageQuery, select: Select = 'id', inText = false): SqlQuery {
   const p = new SqlParams();
   const words = c.walkWordClauses(query.words, p, "(m.content || '')");
@@ -76,11 +49,7 @@ export function senderStatement(query: MessageQuery, select: Select = 'id', inTe
   return { text, values: p.values };
 }
 
-/**
- * The walk's newest messages (types, time bounds; after the last match for a rest), with every
- * column of a record. The account's walk is cut after a whole creation time when the page needs
- * enough matches (windowCut); one inbox's index holds the whole result order and needs no cut.
- */
+/** The walk's newest messages with a record's columns; the account's walk cut by windowCut, one inbox's in result order. */
 function newestMessages(query: MessageQuery, shape: WindowShape, p: SqlParams, needed: number, inText: boolean) {
   const rest = typeof shape.rows === 'number' ? undefined : shape.rows;
   const scope =
@@ -109,8 +78,7 @@ export function windowStatement(query: MessageQuery, shape: WindowShape, select:
   const newest = newestMessages(query, shape, p, needed, inText);
   const narrowing = inbox ? c.senderClauses(query, p) : c.narrowingClauses(query, p);
   const words = c.walkWordClauses(query.words, p);
-  // In one check the tests run in the order written: the cheap word pattern first, unless the
-  // inboxes and the sender keep few rows.
+  // In one check the tests run in the order written: the cheap word pattern first, unless narrowingFirst.
   const filters =
     newest.ties || inbox
       ? checkClause(shape.narrowingFirst ? [...narrowing, ...words] : [...words, ...narrowing])
@@ -124,12 +92,7 @@ export function windowStatement(query: MessageQuery, shape: WindowShape, select:
   return { text, values: p.values };
 }
 
-/**
- * The trigram read: the candidates (every filter, each word's ILIKE or the word index's tsquery,
- * patterns hidden from the planner) in a materialised CTE, then the word start tested on them in
- * result order as far as the page goes. Capped: at most `cap` candidates, and their count on
- * every row, one row without a message for an empty page.
- */
+/** The trigram read: the candidates in a materialised CTE, the word start tested on them in result order (capped: ≤ cap). */
 export function trigramStatement(query: MessageQuery, shape: TrigramShape, select: Select = 'id', inText = false): SqlQuery {
   const { cap, scope = 'indexed', wordIndex = [] } = shape;
   const p = new SqlParams();
@@ -163,22 +126,6 @@ export function trigramStatement(query: MessageQuery, shape: TrigramShape, selec
     ${c.NEWEST_FIRST}`
     }`;
   return { text, values: p.values };
-}
-
-/**
- * What a window that gave way saw: of its newest `rows` (the sample), how many the trigram index
- * would fetch (every trigram of every word), and the planner's estimate of the table's rows.
- */
-export function sampleStatement(query: MessageQuery, rows: number, walk: MessageWalk = 'account'): SqlQuery {
-  const p = new SqlParams();
-  const newest = newestMessages(query, { rows, walk }, p, 0, false).text;
-  const trigrams = query.words.flatMap(prefilterTrigrams).map((t) => `m.content ILIKE ${p.add(t)}`);
-  const fetched = trigrams.length > 0 ? `count(*) FILTER (WHERE ${trigrams.join(' AND ')})` : 'count(*)';
-  return {
-    text: `SELECT ${fetched}::float8 AS candidates, count(*)::float8 AS sampled, ${tableRows('messages')} AS table_rows
-           FROM (${newest}) m`,
-    values: p.values,
-  };
 }
 
 /** A page built with `select: 'record'` as rows ready to be records; a capped read's keep `matched`. */

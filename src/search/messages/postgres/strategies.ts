@@ -1,8 +1,4 @@
-/**
- * The Postgres message engine's strategies (docs/plans.md, Messages), run by plan/executor.ts,
- * each returning exactly the walk's rows in its order. `applies`: it can answer now; `cost`: its
- * estimate when it is the step the statistics choose (nextStep), else Infinity (forced only).
- */
+/** The message strategies (docs/plans.md, Messages): each costs its estimate when nextStep chooses it, else Infinity. */
 import type { SqlQuery } from '../../../db/db.js';
 import { PAGE_SIZE } from '../../context.js';
 import type { PlanCaching, Progress, Step, Strategy } from '../../plan/strategy.js';
@@ -12,111 +8,71 @@ import type { MessageQuery } from '../query.js';
 import { fewCandidatesScope, narrowingFirst, scopeRows, type FirstMessageStep, type MessageLimits } from './estimates.js';
 import * as st from './statements.js';
 
-/** What every strategy weighs, gathered once per search (postgres.ts). */
+/** What every strategy weighs, gathered once per search (postgres.ts); `first` undefined when no word has a trigram. */
 export interface MessagePlanInput {
   query: MessageQuery;
   select: st.Select;
   limits: MessageLimits;
   stats: TableStats | undefined;
   walk: st.MessageWalk;
-  /** Undefined when no word has a trigram: only the walks can answer. */
   first: FirstMessageStep | undefined;
-  /** The sender's estimated messages when they are walked by searchdesk's index by sender. */
   senderRows: number | undefined;
-  /** The word searchdesk's word index reads by (none: each word's trigrams). */
   wordIndex: readonly string[];
-  /** Strategies the plan options disable: the statistics choose as if they did not exist. */
   disabled?: ReadonlySet<string>;
 }
-
 /** A row of any strategy: ids alone or records; the capped read's carry its count of candidates. */
 export type MessageHit = { id: number | null; matched?: number };
-
 type MessageStrategy = Strategy<MessagePlanInput, MessageHit>;
 type So = Progress<MessageHit>;
-
 const CAPPED = 'messages.capped';
 const SENDER = 'messages.sender';
 const WALK = 'messages.walk';
 const WINDOW = 'messages.window';
-const SAMPLE = 'messages.window_sample';
 const REST = 'messages.window_rest';
 const TRIGRAM = 'messages.trigram';
-
 const done = (rows: MessageHit[]): Step<MessageHit> => ({ done: true, rows });
+const upToPage = (rows: MessageHit[], { query }: MessagePlanInput) =>
+  rows.length >= query.limit ? done(rows) : { done: false, rows };
 const page = (input: MessagePlanInput) => input.query.offset / PAGE_SIZE + 1;
 const lastRun = (so: So) => so.tried[so.tried.length - 1];
 const firstPage = (input: MessagePlanInput): PlanCaching => (input.query.offset === 0 ? 'once' : 'no');
 
-/** The strategy's statement for ids or records. */
 function statement(input: MessagePlanInput, build: (select: st.Select) => SqlQuery, capped = false): SqlQuery {
   return input.select === 'record' ? st.asRecords(build('record'), capped) : build('id');
 }
-
-/** The capped read's cap: the first step's, or the least. */
 const capOf = ({ first, limits }: MessagePlanInput) => (first?.strategy === 'capped' ? first.cap : limits.capped);
 
-/** The first window's rows: the first step's, after the capped read its `then`, else the least. */
 function windowRows({ first, limits }: MessagePlanInput): number {
   return first?.strategy === 'window' ? first.window : first?.strategy === 'capped' ? first.then : limits.window;
 }
-
 const windowShape = ({ query, stats, walk, limits }: MessagePlanInput) => ({
   walk,
   narrowingFirst: narrowingFirst(query, stats, walk, limits),
 });
-
-/**
- * The rows of the window that continues a first one that gave way (longerWindow), undefined for
- * the trigram index, or 'sample' when only the sample can decide: more candidates only make the
- * index dearer, so the statistics decide alone when no count could change the answer.
- */
-function restRows(input: MessagePlanInput, so: So): number | 'sample' | undefined {
+/** The rows of the rest of a first window that gave way (longerWindow), undefined for the index (as without statistics). */
+function restRows(input: MessagePlanInput, so: So): number | undefined {
   const { stats, query, walk, limits } = input;
-  const [returned, window] = [so.found.length, windowRows(input)];
-  const sized = { ...limits, window };
-  const known = stats !== undefined && stats.rows > 0;
-  if (walk === 'inbox' && known)
-    return longerWindow(page(input), returned, scopeRows(query, stats) * limits.matchRows, sized, 0, true);
-  if (lastRun(so) === SAMPLE) {
-    const facts = so.last[0] as { candidates?: number; sampled?: number; table_rows?: number | null } | undefined;
-    const fetched = facts?.sampled ? ((facts.candidates ?? 0) * window) / facts.sampled : undefined;
-    return longerWindow(page(input), returned, facts?.table_rows, sized, fetched, true);
-  }
-  if (known) {
-    const least = longerWindow(page(input), returned, stats.rows, sized, 0, true);
-    if (least !== undefined || longerWindow(page(input), returned, stats.rows, sized, Infinity, true) === undefined) return least;
-  }
-  return 'sample';
+  if (!stats || stats.rows <= 0) return undefined;
+  const fetched = walk === 'inbox' ? scopeRows(query, stats) * limits.matchRows : stats.rows;
+  return longerWindow(page(input), so.found.length, fetched, { ...limits, window: windowRows(input) }, 0, true);
 }
-
-/**
- * The step the statistics choose: the capped read first when it is the first step (from a sender
- * walked by its index, only past the cap), then the sender's walk, the plain walk for words
- * without a trigram, the first window, its continuation; else the trigram index. A disabled
- * capped read is passed over as if it gave way, any other disabled step for the trigram index.
- */
+/** The step the statistics choose (docs/plans.md, Messages); a disabled capped read is passed over, any other for the index. */
 export function nextStep(input: MessagePlanInput, so: So): string {
   const step = statisticsStep(input, so);
   if (!input.disabled?.has(step)) return step;
   return step === CAPPED ? statisticsStep(input, { ...so, tried: [CAPPED] }) : input.first ? TRIGRAM : WALK;
 }
-
 function statisticsStep(input: MessagePlanInput, so: So): string {
   const { first, senderRows, limits } = input;
   const last = lastRun(so);
-  if ((last === WINDOW || last === SAMPLE) && so.found.length > 0) {
-    const rest = restRows(input, so);
-    if (rest === 'sample' && last === WINDOW) return SAMPLE;
-    if (typeof rest === 'number') return REST;
-  }
+  if (last === WINDOW && restRows(input, so) !== undefined) return REST;
   if (last !== undefined && last !== CAPPED) return first ? TRIGRAM : WALK;
   if (!last && first?.strategy === 'capped' && (senderRows === undefined || senderRows > limits.capped)) return CAPPED;
   if (senderRows !== undefined) return SENDER;
   if (!first) return WALK;
   return first.strategy !== 'trigram' && windowCanHold(page(input), windowRows(input)) ? WINDOW : TRIGRAM;
 }
-
+const scopeCost = ({ stats, query }: MessagePlanInput, perRow = 1) => (stats ? scopeRows(query, stats) * perRow : 0);
 type Parts = Pick<MessageStrategy, 'applies' | 'statement' | 'read' | 'caching'>;
 
 /** Strategy `name`, its statements run as `search_messages_pg_<label>`, its cost `estimate` when nextStep chooses it. */
@@ -124,7 +80,6 @@ function define(name: string, label: string, estimate: MessageStrategy['cost'], 
   const cost = (input: MessagePlanInput, so: So) => (nextStep(input, so) === name ? estimate(input, so) : Infinity);
   return { name, label: `search_messages_pg_${label}`, cost, ...parts };
 }
-
 export const capped = define(CAPPED, 'capped', (input) => capOf(input) * input.limits.matchRows, {
   applies: (input, so) => input.first !== undefined && so.tried.length === 0,
   caching: (input) =>
@@ -134,80 +89,53 @@ export const capped = define(CAPPED, 'capped', (input) => capOf(input) * input.l
     const shape = { cap: capOf(input), scope, wordIndex: input.wordIndex };
     return statement(input, (select) => st.trigramStatement(input.query, shape, select, inText), true);
   },
-  // Fewer candidates than the cap: every match was among them (a null id stands for an empty page).
+  // Fewer candidates than the cap: every match was among them (a null id: an empty page).
   read: (rows, input) =>
     Number(rows[0]?.matched) < capOf(input) ? done(rows.filter((r) => r.id !== null)) : { done: false, rows: [] },
 });
-
 export const sender = define(SENDER, 'sender', ({ senderRows }) => senderRows ?? 0, {
   applies: ({ query }, so) => query.sender !== undefined && so.found.length === 0,
   caching: firstPage,
   statement: (input, _so, inText) => statement(input, (select) => st.senderStatement(input.query, select, inText)),
   read: done,
 });
-
-export const walk = define(WALK, 'walk', ({ stats, query }) => (stats ? scopeRows(query, stats) : 0), {
+export const walk = define(WALK, 'walk', (input) => scopeCost(input), {
   applies: () => true,
   statement: (input) => statement(input, (select) => st.walkStatement(input.query, select)),
   read: done,
 });
-
 export const window = define(WINDOW, 'window', windowRows, {
   applies: (input, so) => so.found.length === 0 && !so.tried.includes(WINDOW) && windowCanHold(page(input), windowRows(input)),
-  // One plan whatever the values: the walk of the account's newest messages (its account in the
-  // text, so the plan is weighed for its rows), or of its one inbox's.
+  // One plan whatever the values: the account's walk weighed for its account, or one inbox's.
   caching: (input) => (input.query.offset > 0 ? 'no' : input.walk === 'inbox' ? 'once' : 'oncePerAccount'),
   statement: (input, _so, inText) =>
     statement(input, (select) =>
       st.windowStatement(input.query, { rows: windowRows(input), ...windowShape(input) }, select, inText),
     ),
-  read: (rows, { query }) => (rows.length >= query.limit ? done(rows) : { done: false, rows }),
+  read: upToPage,
 });
-
-export const windowSample = define(SAMPLE, 'window_sample', (input) => Math.min(windowRows(input), input.limits.sampleRows), {
-  applies: (_input, so) => lastRun(so) === WINDOW && so.found.length > 0,
-  // The newest rows of the window stand for all of it; they are in the buffer cache.
-  statement: (input) => st.sampleStatement(input.query, Math.min(windowRows(input), input.limits.sampleRows), input.walk),
-  read: (_rows, _input, so) => ({ done: false, rows: so.found }),
-});
-
 export const windowRest = define(REST, 'window', (input, so) => restRows(input, so) as number, {
-  applies: (input, so) => [WINDOW, SAMPLE].includes(lastRun(so) ?? '') && typeof restRows(input, so) === 'number',
+  applies: (input, so) => lastRun(so) === WINDOW && restRows(input, so) !== undefined,
   // From the first window's last match on: all the page's rows before it were in that window.
   statement: (input, so) => {
-    const rest = {
-      after: Number(so.found[so.found.length - 1]!.id),
-      rows: restRows(input, so) as number,
-      found: so.found.length,
-    };
+    const rest = { after: Number(so.found.at(-1)!.id), rows: restRows(input, so) as number, found: so.found.length };
     return statement(input, (select) => st.windowStatement(input.query, { rows: rest, ...windowShape(input) }, select));
   },
-  read: (rows, { query }, so) => {
-    const all = [...so.found, ...rows];
-    return all.length >= query.limit ? done(all) : { done: false, rows: all };
-  },
+  read: (rows, input, so) => upToPage([...so.found, ...rows], input),
 });
-
-/** A code's or a rare word's few candidates, or the word index's: the scope's index only where small. */
+/** A code's few candidates, or the word index's: the scope's index only where small. */
 function trigramScope(input: MessagePlanInput) {
   const few = input.first?.strategy === 'trigram' && input.first.few;
   return few || input.wordIndex.length > 0 ? fewCandidatesScope(input.query, input.stats, input.limits) : 'indexed';
 }
-
-export const trigram = define(
-  TRIGRAM,
-  'trigram',
-  ({ stats, query, limits }) => (stats ? scopeRows(query, stats) * limits.matchRows : 0),
-  {
-    applies: ({ first }) => first !== undefined,
-    caching: (input) => (trigramScope(input) === 'hidden' ? firstPage(input) : 'no'),
-    statement: (input, _so, inText) => {
-      const shape = { scope: trigramScope(input), wordIndex: input.wordIndex };
-      return statement(input, (select) => st.trigramStatement(input.query, shape, select, inText));
-    },
-    read: done,
+export const trigram = define(TRIGRAM, 'trigram', (input) => scopeCost(input, input.limits.matchRows), {
+  applies: ({ first }) => first !== undefined,
+  caching: (input) => (trigramScope(input) === 'hidden' ? firstPage(input) : 'no'),
+  statement: (input, _so, inText) => {
+    const shape = { scope: trigramScope(input), wordIndex: input.wordIndex };
+    return statement(input, (select) => st.trigramStatement(input.query, shape, select, inText));
   },
-);
-
+  read: done,
+});
 /** In order of preference among equals; the plain walk last. */
-export const MESSAGE_STRATEGIES: readonly MessageStrategy[] = [capped, sender, window, windowSample, windowRest, trigram, walk];
+export const MESSAGE_STRATEGIES: readonly MessageStrategy[] = [capped, sender, window, windowRest, trigram, walk];
