@@ -177,53 +177,57 @@ export function buildListHitsQuery(access: ListAccess, params: ListConversations
 
 /** The three reads of the counts; all is assigned plus unassigned (contract §9.2). */
 type CountRead = 'mine_count' | 'assigned_count' | 'unassigned_count';
+const COUNT_READS: readonly CountRead[] = ['mine_count', 'assigned_count', 'unassigned_count'];
 
 /**
- * One of the counts, over the list's filters except `assignee_type`: one read of at most `cap` + 1
- * matching rows of one assignee class. Without a label each read is of one range of
- * searchdesk_conversations_inbox_assignee_list (account, inbox, status, assignee, with the other
- * filters' columns included) or the help desk's conv_acid_inbid_stat_asgnid_idx; with a busy label
- * each row of it is probed. The three are separate statements so that they run side by side on
- * the pool: a count with a selective filter walks up to `cap` ÷ its share of rows.
+ * Counts of the list, over its filters except `assignee_type`, one column a read: each read is of
+ * one assignee class and stops at `cap` + 1 matching rows. Without a label each read is of one
+ * range of searchdesk_conversations_inbox_assignee_list (account, inbox, status, assignee, with the
+ * other filters' columns included) or the help desk's conv_acid_inbid_stat_asgnid_idx; with a busy
+ * label each row of it is probed.
  */
-export function buildListCountQuery(
+export function buildListCountsQuery(
   access: ListAccess,
   params: ListConversationsParams,
   scope: ListScope,
-  read: CountRead,
+  reads: readonly CountRead[],
   cap = LIST_COUNT_CAP,
 ): SqlQuery {
   const p = new SqlParams();
-  const source = listSource(access, params, scope, p, false);
-  const assignee =
-    read === 'mine_count'
-      ? `cv.assignee_id = ${p.add(access.userId)}::bigint`
-      : read === 'assigned_count'
-        ? 'cv.assignee_id IS NOT NULL'
-        : 'cv.assignee_id IS NULL';
-  const text = `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${source} AND ${assignee} LIMIT ${p.add(cap + 1)}) x`;
-  return { text, values: p.values };
+  const limit = p.add(cap + 1);
+  const assignee: Record<CountRead, () => string> = {
+    mine_count: () => `cv.assignee_id = ${p.add(access.userId)}::bigint`,
+    assigned_count: () => 'cv.assignee_id IS NOT NULL',
+    unassigned_count: () => 'cv.assignee_id IS NULL',
+  };
+  const columns = reads.map((read) => {
+    const source = listSource(access, params, scope, p, false);
+    return `(SELECT count(*)::int FROM (SELECT 1 FROM ${source} AND ${assignee[read]()} LIMIT ${limit}) x) AS ${read}`;
+  });
+  return { text: `SELECT ${columns.join(', ')}`, values: p.values };
 }
 
-/** The four counts (each read at most `cap` + 1): the three reads at once, on as many connections. */
+/**
+ * The four counts. With a label filter each read may walk up to `cap` ÷ the label's share of rows,
+ * so the three run as separate statements side by side on the pool; without one each is a short
+ * read of an index range, and one statement is cheaper than three.
+ */
 async function readCounts(
   ctx: SearchContext,
   params: ListConversationsParams,
   scope: ListScope,
   cap: number,
 ): Promise<Omit<ListCounts, 'counts_capped'>> {
-  const count = async (read: CountRead) => {
-    const [row] = await ctx.db.query<{ n: number }>(
-      buildListCountQuery(ctx.access, params, scope, read, cap),
+  const read = async (reads: readonly CountRead[]) => {
+    const [row] = await ctx.db.query<Partial<Record<CountRead, number>>>(
+      buildListCountsQuery(ctx.access, params, scope, reads, cap),
       'list_conversations_counts',
     );
-    return Number(row?.n ?? 0);
+    return row ?? {};
   };
-  const [mine_count, assigned_count, unassigned_count] = await Promise.all([
-    count('mine_count'),
-    count('assigned_count'),
-    count('unassigned_count'),
-  ]);
+  const parts = scope.tagIds === undefined ? [await read(COUNT_READS)] : await Promise.all(COUNT_READS.map((r) => read([r])));
+  const n = Object.assign({}, ...parts) as Partial<Record<CountRead, number>>;
+  const [mine_count, assigned_count, unassigned_count] = COUNT_READS.map((r) => Number(n[r] ?? 0)) as [number, number, number];
   return { mine_count, assigned_count, unassigned_count, all_count: assigned_count + unassigned_count };
 }
 
