@@ -54,7 +54,7 @@ async function run(args: Args): Promise<Results | undefined> {
     }
     const pgIndexes = await preparePostgresIndexes(args, bench);
     const measured = await measureAll(args, bench, workload, pgIndexes, notes);
-    const triage = await triagePhase(args, notes);
+    const triage = args.tools ? undefined : await triagePhase(args, notes);
     machine['Load average at end (1/5/15 min)'] = load();
     const results: Results = {
       args,

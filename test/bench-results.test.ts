@@ -70,7 +70,8 @@ describe('writeRecord', () => {
 
   it("replaces a bench:core file's tools that the new run measured and keeps the others", () => {
     dir = mkdtempSync(join(tmpdir(), 'bench-results-'));
-    const core = records.find((r): r is CoreRecord => r.tool === 'core');
+    // A record with messages among its tools (a default variant's has none: messages do not depend on it).
+    const core = records.find((r): r is CoreRecord => r.tool === 'core' && r.tools.some((t) => t.tool === 'search_messages'));
     expect(core).toBeDefined();
     writeRecord(core!, dir);
     const messages = { ...core!.tools.find((t) => t.tool === 'search_messages')!, speedup: 9.99, commit: 'abcdef0' };

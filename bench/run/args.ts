@@ -1,6 +1,7 @@
 /** Command line of `npm run bench` (bench/run.ts) and the constants every phase shares. */
 import { parseArgs } from 'node:util';
 import { checkRoleName, urlAsRole } from '../perf/role.js';
+import { TOOL_NAMES, type ToolName } from '../perf/workload.js';
 
 export const HELP = `Usage: npm run bench -- --scale S|M|L [options]
 
@@ -21,6 +22,8 @@ export const HELP = `Usage: npm run bench -- --scale S|M|L [options]
   --indexes-only             Build the missing message indexes, then stop (no measurement)
   --duration S               Seconds per concurrency level (1, 8, 32) of the throughput test (default 15)
   --per-tool N               Sampled queries per tool (default 40)
+  --tools A,B                Measure only these tools (contacts, conversations, messages, articles, all);
+                             no triage phase. Needs --out: a partial run is never recorded
   --reps N                   Measured calls per query at concurrency 1 (default 3)
   --helpdesk-reps N          Runs of the help desk's SQL per query over all phases (default: beside every
                              measured call at S and M, once per query at L, where it takes seconds)
@@ -49,6 +52,8 @@ export interface Args {
   indexesOnly: boolean;
   duration: number;
   perTool: number;
+  /** --tools: the only tools measured (a trial run); undefined for all. */
+  tools?: ReadonlySet<ToolName>;
   reps: number;
   /** Help desk SQL runs per query and contact layout, over all phases (Infinity: beside every call). */
   helpdeskReps: number;
@@ -84,6 +89,7 @@ export function parse(argv: string[]): Args | undefined {
       'indexes-only': { type: 'boolean', default: false },
       duration: { type: 'string', default: '15' },
       'per-tool': { type: 'string', default: '40' },
+      tools: { type: 'string' },
       reps: { type: 'string', default: '3' },
       'helpdesk-reps': { type: 'string' },
       'default-cap': { type: 'string' },
@@ -119,6 +125,7 @@ export function parse(argv: string[]): Args | undefined {
     indexesOnly: values['indexes-only'],
     duration: int('duration', values.duration, 1),
     perTool,
+    ...(values.tools !== undefined && { tools: toolsOf(values.tools, values.out) }),
     reps,
     helpdeskReps:
       values['helpdesk-reps'] !== undefined
@@ -131,6 +138,14 @@ export function parse(argv: string[]): Args | undefined {
     out: values.out,
     argv,
   };
+}
+
+/** The tools --tools names (`contacts` or `search_contacts`), only with --out. */
+function toolsOf(list: string, out: string | undefined): ReadonlySet<ToolName> {
+  if (out === undefined) throw new Error('--tools needs --out: a run of some tools is never recorded');
+  const names = list.split(',').map((t) => (t.startsWith('search_') ? t : `search_${t}`));
+  for (const n of names) if (!(TOOL_NAMES as readonly string[]).includes(n)) throw new Error(`--tools: unknown tool ${n}`);
+  return new Set(names as ToolName[]);
 }
 
 /** The database URL the server is given: the bench's, or the same as --server-role. */

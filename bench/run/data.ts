@@ -151,12 +151,16 @@ export async function sampleWorkload(args: Args, bench: Bench, notes: string[]):
   if (!direct.accessOf('admin').flags.advancedSearch)
     notes.push('The account lacks advanced_search: message search is disabled.');
   log('sampling the workload from the data…');
-  return buildWorkload(direct.pool, {
+  const workload = await buildWorkload(direct.pool, {
     seed: args.seed,
     accountId: ACCOUNT_ID,
     perTool: args.perTool,
     agentInboxIds: agent.inboxIds,
   });
+  // --tools: the same sample (the same seed draws every tool's queries), the other tools left empty.
+  for (const tool of Object.keys(workload.byTool) as Array<keyof Workload['byTool']>)
+    if (args.tools && !args.tools.has(tool)) workload.byTool[tool] = [];
+  return workload;
 }
 
 /** The message indexes (built when missing), first, so building them does not overlap a measurement. */

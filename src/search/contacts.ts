@@ -202,13 +202,17 @@ type ContactProgress = Progress<ContactRow>;
 const firstRows = (input: ContactInput): number =>
   input.sized || (windowCanHold(input.params.page ?? 1, input.limits.window) ? input.limits.window : 0);
 
-/** The rest's cost (Infinity: not worth it) and the index's, after a first window that gave way. */
+/**
+ * The rest's cost (Infinity: not worth it) and the index's, after a first window that gave way with m matches. The walk grows
+ * as 1 ÷ share, so its expected rows a match are window ÷ (m − 1), not window ÷ m (gamma posterior): one match never sends the
+ * rest on a walk of any length. The index is weighed on all m.
+ */
 function weighRest(input: ContactInput, so: ContactProgress) {
   const rows = (input.stats?.rows ?? so.found[0]?.table_rows ?? 0) * input.limits.fetchCost;
-  const limits = { ...input.limits, window: firstRows(input) };
-  const w = weighLongerWindow(input.params.page ?? 1, so.found.length, rows, limits, 0, true);
-  const worth = w !== undefined && rows > 0 && w.rows <= limits.walkCap && w.rows > limits.window;
-  return { w, cost: worth ? w.cost : Infinity, fetched: rows > 0 ? (w?.fetched ?? 0) : 0 };
+  const [limits, page, m] = [{ ...input.limits, window: firstRows(input) }, input.params.page ?? 1, so.found.length];
+  const w = rows > 0 && m > 1 ? weighLongerWindow(page, m - 1, rows, limits, (page - 1) * PAGE_SIZE + m, true) : undefined;
+  const worth = w !== undefined && w.rows <= limits.walkCap && w.rows > limits.window;
+  return { w, cost: worth ? w.cost : Infinity, fetched: w?.fetched ?? 0 };
 }
 
 function restOf(input: ContactInput, so: ContactProgress): ContactWindowRest {
@@ -231,7 +235,7 @@ const WINDOW: ContactStep = {
   label: 'search_contacts_window',
   applies: (input, so) =>
     hasTrigram(input.params.q) &&
-    (so.tried.length === 0 ? firstRows(input) > 0 : so.tried.join() === 'contacts.window' && so.found.length > 0),
+    (so.tried.length === 0 ? firstRows(input) > 0 : so.tried.join() === 'contacts.window' && !!weighRest(input, so).w),
   cost: (input, so) => (so.tried.length > 0 ? weighRest(input, so).cost : input.sized || Infinity),
   caching: (input, so) => (so.tried.length === 0 && plannedOnce(input, firstRows(input)) !== undefined ? 'oncePerAccount' : 'no'),
   statement: (input, so, inText) => {
@@ -275,20 +279,9 @@ export async function searchContacts(ctx: SearchContext, params: ContactsParams)
   return toPage(rows.map(toContactRecord));
 }
 
-/** A JSON object, or `{}` for null, arrays and scalars. */
-export function toJsonObject(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
+/** The record; `additional_attributes` a JSON object, `{}` for null, arrays and scalars. */
 export function toContactRecord(row: ContactRow): ContactRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    phone_number: row.phone_number,
-    identifier: row.identifier,
-    additional_attributes: toJsonObject(row.additional_attributes),
-    created_at: row.created_at,
-    last_activity_at: row.last_activity_at,
-  };
+  const { id, name, email, phone_number, identifier, additional_attributes: a, created_at, last_activity_at } = row;
+  const attributes = a !== null && typeof a === 'object' && !Array.isArray(a) ? (a as Record<string, unknown>) : {};
+  return { id, name, email, phone_number, identifier, additional_attributes: attributes, created_at, last_activity_at };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ARTICLE_SIZES, ARTICLE_STRATEGIES, articleWindow, type ArticleIndexes } from './articles.js';
-import { CONTACT_LIMITS, CONTACT_WALK_CAP, contactWindowPlannedOnce, firstContactWindow } from './contacts.js';
+import { CONTACT_LIMITS, CONTACT_PLAN, CONTACT_WALK_CAP, contactWindowPlannedOnce, firstContactWindow } from './contacts.js';
 import {
   cappedReadCap,
   fewCandidatesScope,
@@ -351,6 +351,25 @@ describe('windowPlannedOnce', () => {
     expect(windowPlannedOnce({ q: 'oliver' }, 10_001, 1)).toBeUndefined();
     expect(windowPlannedOnce({ q: 'oliver' }, 446, undefined)).toBeUndefined();
     expect(windowPlannedOnce({ q: 'oliver' }, 446, 0)).toBeUndefined();
+  });
+});
+
+describe('the contacts plan after a sample window', () => {
+  // A million contacts; the sample window (250 newest) gave way holding `m` matches of the page.
+  const after = (m: number) => {
+    const input = { access: { accountId: 1 }, params: { q: 'term' }, limits: CONTACT_LIMITS, sized: CONTACT_LIMITS.window };
+    const found = Array.from({ length: m }, (_, i) => ({ id: 1_000 - i, last_activity_at: 1_000 - i, table_rows: 1_000_000 }));
+    const so = { found, tried: ['contacts.window'], last: found };
+    return chooseStrategy(CONTACT_PLAN as never, input as never, so as never).strategy?.name;
+  };
+
+  it('reads the trigram index after one match: the walk a page needs from it has no expected length', () => {
+    expect(after(1)).toBe('contacts.trigram');
+  });
+
+  it('walks on from the last match after a few, the index fetching about a match per 250 contacts', () => {
+    expect(after(2)).toBe('contacts.window');
+    expect(after(8)).toBe('contacts.window');
   });
 });
 
