@@ -49,6 +49,8 @@ const HELP = `Usage: npm run bench:core -- --scale S|M|L [options]
   --no-record              Print only: leave bench/results/ and bench/RESULTS.md as they are
   --disable LIST           Strategies and knobs the core's plans run without (the ablation; docs/plans.md):
                            e.g. contacts.window,contacts.fetchCost,plan.once (nothing recorded)
+  --no-helpdesk            Run the core once a query and not the help desk's SQL: with BENCH_SQL, the statements
+                           an ablation changes, quick at L where the help desk's take seconds (no timing, nothing recorded)
 `;
 
 const short = (t: ToolName) => t.replace('search_', '');
@@ -66,6 +68,7 @@ async function main(): Promise<void> {
       filter: { type: 'string' },
       'no-record': { type: 'boolean', default: false },
       disable: { type: 'string' },
+      'no-helpdesk': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -121,6 +124,10 @@ async function main(): Promise<void> {
         if (EXPLAIN)
           for (const s of statements)
             process.stderr.write(`  [help desk ${s.part}]\n${traceLines(await explainPlan(direct.helpdeskPool, s))}`);
+        if (values['no-helpdesk']) {
+          await direct.run(q, { gin, engine: messageEngine });
+          continue;
+        }
         await runHelpdesk(direct.helpdeskPool, access, q);
         await direct.run(q, { gin, engine: messageEngine });
         const hd: number[] = [];
@@ -169,7 +176,7 @@ async function main(): Promise<void> {
       process.stdout.write(
         `  ${kind.padEnd(50)} ×${geo(r.core).toFixed(2)}  ×${Math.min(...r.core).toFixed(2)}   statements ×${geo(r.sql).toFixed(2)}  ×${Math.min(...r.sql).toFixed(2)}\n`,
       );
-    if (!values.filter && !values['no-record'] && disabled.size === 0) {
+    if (!values.filter && !values['no-record'] && !values['no-helpdesk'] && disabled.size === 0) {
       const record = coreRecord(
         {
           ...started,
