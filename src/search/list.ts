@@ -194,16 +194,16 @@ export function buildListCountsQuery(
   cap = LIST_COUNT_CAP,
 ): SqlQuery {
   const p = new SqlParams();
+  const source = listSource(access, params, scope, p, false);
   const limit = p.add(cap + 1);
   const assignee: Record<CountRead, () => string> = {
     mine_count: () => `cv.assignee_id = ${p.add(access.userId)}::bigint`,
     assigned_count: () => 'cv.assignee_id IS NOT NULL',
     unassigned_count: () => 'cv.assignee_id IS NULL',
   };
-  const columns = reads.map((read) => {
-    const source = listSource(access, params, scope, p, false);
-    return `(SELECT count(*)::int FROM (SELECT 1 FROM ${source} AND ${assignee[read]()} LIMIT ${limit}) x) AS ${read}`;
-  });
+  const columns = reads.map(
+    (read) => `(SELECT count(*)::int FROM (SELECT 1 FROM ${source} AND ${assignee[read]()} LIMIT ${limit}) x) AS ${read}`,
+  );
   return { text: `SELECT ${columns.join(', ')}`, values: p.values };
 }
 
@@ -225,10 +225,11 @@ async function readCounts(
     );
     return row ?? {};
   };
-  const parts = scope.tagIds === undefined ? [await read(COUNT_READS)] : await Promise.all(COUNT_READS.map((r) => read([r])));
-  const n = Object.assign({}, ...parts) as Partial<Record<CountRead, number>>;
-  const [mine_count, assigned_count, unassigned_count] = COUNT_READS.map((r) => Number(n[r] ?? 0)) as [number, number, number];
-  return { mine_count, assigned_count, unassigned_count, all_count: assigned_count + unassigned_count };
+  const rows = scope.tagIds === undefined ? [await read(COUNT_READS)] : await Promise.all(COUNT_READS.map((r) => read([r])));
+  const n = Object.assign({}, ...rows) as Partial<Record<CountRead, number>>;
+  const count = (r: CountRead) => Number(n[r] ?? 0);
+  const [assigned_count, unassigned_count] = [count('assigned_count'), count('unassigned_count')];
+  return { mine_count: count('mine_count'), assigned_count, unassigned_count, all_count: assigned_count + unassigned_count };
 }
 
 /** The counts as the body shows them: each at most `cap`, and `counts_capped` when one reached past it. */
