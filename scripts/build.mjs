@@ -91,6 +91,29 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * The MCP SDK's server (the 2026-07-28 chunk, src/mcp/modern.ts) validates JSON Schema only for
+ * elicitation, asking the client for input, which searchdesk never does. Its Node default
+ * validator is Ajv, about 300 kB of the chunk, evaluated when it loads; in the bundle the
+ * default validator refuses instead.
+ */
+const sdkWithoutAjv = {
+  name: 'sdk-without-ajv',
+  setup(b) {
+    b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({ path: 'shims', namespace: 'sdk-without-ajv' }));
+    b.onLoad({ filter: /.*/, namespace: 'sdk-without-ajv' }, () => ({
+      contents: [
+        "import process from 'node:process';",
+        'export class DefaultJsonSchemaValidator {',
+        "  getValidator() { throw new Error('searchdesk asks a client for no input: there is no JSON Schema to validate'); }",
+        '}',
+        'export { process };',
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
 // 2. The CLI: one entry, commands and heavy modules in chunks loaded on demand.
 await build({
   ...common,
@@ -100,7 +123,7 @@ await build({
   chunkNames: '[name]-[hash]',
   sourcemap: 'linked',
   sourcesContent: false,
-  plugins: [prebuiltToolList, pgNodeOnly, zodEnglishOnly],
+  plugins: [prebuiltToolList, pgNodeOnly, zodEnglishOnly, sdkWithoutAjv],
 });
 
 // 3. Assets next to the chunks that read them (src/db/schema.ts: ./sql/schema.sql).

@@ -6,9 +6,10 @@
  * (and over HTTP a refused token); the results are compared byte for byte with the v1 client's,
  * after removing `meta.now` (the time of the call) — nothing else may differ between eras.
  *
- * The 2026-07-28 revision (the v2 client pinned to it) is not spoken by the server yet (issue 51
- * stays open for it: bench/RESULTS.md#d-sdk-v2 says why the migration did not land); its cases
- * join this file with it.
+ * The 2026-07-28 revision (the v2 client pinned to it, and in auto mode, which probes
+ * `server/discover` and stays on it) is answered by `@modelcontextprotocol/server` 2.x
+ * (src/mcp/modern.ts). What that revision itself adds to every result (`resultType` and the
+ * server's identity in `_meta`) is the one difference allowed, and is checked to be there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
@@ -44,6 +45,7 @@ afterAll(async () => {
 
 /** What each client does; every answer as the JSON text a host would see. */
 interface Answers {
+  identity: string;
   tools: string;
   search: string;
   read: string;
@@ -52,15 +54,38 @@ interface Answers {
 
 /** The calls every client makes, whatever its SDK (both have listTools and callTool). */
 interface AnyClient {
+  getServerVersion(): unknown;
+  getInstructions(): string | undefined;
   listTools(): Promise<{ tools: unknown[] }>;
   callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
   close(): Promise<void>;
 }
 
-/** A result with `meta.now` (the time of the call) taken out, serialised. */
+/**
+ * What the 2026-07-28 revision adds to every result: the server's identity in `_meta` (and its
+ * `resultType`, which the v2 client reads and may leave out of what it returns).
+ */
+const MODERN_ADDITIONS = { resultType: 'complete', serverInfoKey: 'io.modelcontextprotocol/serverInfo' };
+/** How many results carried the 2026-07-28 additions (each one is removed by `stable`). */
+let modernResults = 0;
+
+/** A result with `meta.now` (the time of the call) and the 2026-07-28 additions taken out, serialised. */
 function stable(result: unknown): string {
-  const r = result as { structuredContent?: { meta?: Record<string, unknown> }; content?: Array<{ text?: string }> };
-  const copy = structuredClone(r);
+  type Result = {
+    structuredContent?: { meta?: Record<string, unknown> };
+    content?: Array<{ text?: string }>;
+    resultType?: string;
+    _meta?: Record<string, unknown>;
+  };
+  const copy = structuredClone(result as Result);
+  if (copy._meta?.[MODERN_ADDITIONS.serverInfoKey] !== undefined) {
+    expect(copy._meta[MODERN_ADDITIONS.serverInfoKey]).toMatchObject({ name: 'searchdesk', version: expect.any(String) });
+    if (copy.resultType !== undefined) expect(copy.resultType).toBe(MODERN_ADDITIONS.resultType);
+    delete copy.resultType;
+    delete copy._meta?.[MODERN_ADDITIONS.serverInfoKey];
+    if (copy._meta && Object.keys(copy._meta).length === 0) delete copy._meta;
+    modernResults++;
+  }
   if (copy.structuredContent?.meta) delete copy.structuredContent.meta.now;
   if (copy.content?.[0]?.text?.startsWith('{')) {
     const parsed = JSON.parse(copy.content[0].text) as { meta?: Record<string, unknown> };
@@ -74,6 +99,7 @@ async function ask(client: AnyClient): Promise<Answers> {
   try {
     const { tools } = await client.listTools();
     return {
+      identity: JSON.stringify({ server: client.getServerVersion(), instructions: client.getInstructions() }),
       tools: JSON.stringify(tools),
       search: stable(await client.callTool({ name: 'search_contacts', arguments: { q: 'Era Erin', account_id: f.account } })),
       read: stable(await client.callTool({ name: 'get_contact', arguments: { id: f.contact, account_id: f.account } })),
@@ -88,7 +114,8 @@ const stdioEnv = () => cliEnv({ DATABASE_URL: t.url, SEARCHDESK_ACCESS_TOKEN: f.
 const mcpUrl = () => new URL('/mcp', http.url);
 const auth = (token: string) => ({ requestInit: { headers: { api_access_token: token } } });
 
-type Mode = 'legacy' | 'auto';
+type Mode = 'legacy' | 'auto' | { pin: string };
+const MODERN = { pin: '2026-07-28' };
 
 async function v1Stdio(): Promise<AnyClient> {
   const client = new ClientV1({ name: 'eras-v1', version: '0.0.0' });
@@ -128,16 +155,21 @@ describe('both eras answer alike over stdio and HTTP', () => {
     expect(JSON.parse(reference.toolError)).toMatchObject({ isError: true });
   });
 
-  const clients: Array<[string, () => Promise<AnyClient>]> = [
+  const clients: Array<[string, () => Promise<AnyClient>, boolean?]> = [
     ['v1 client over HTTP', () => v1Http()],
     ['v2 client (legacy mode) over stdio', () => v2Stdio('legacy')],
     ['v2 client (legacy mode) over HTTP', () => v2Http('legacy')],
-    ['v2 client (auto mode: probes server/discover, falls back to initialize) over stdio', () => v2Stdio('auto')],
-    ['v2 client (auto mode) over HTTP', () => v2Http('auto')],
+    ['v2 client (auto mode: probes server/discover, stays on 2026-07-28) over stdio', () => v2Stdio('auto'), true],
+    ['v2 client (auto mode) over HTTP', () => v2Http('auto'), true],
+    ['v2 client pinned to 2026-07-28 over stdio', () => v2Stdio(MODERN), true],
+    ['v2 client pinned to 2026-07-28 over HTTP', () => v2Http(MODERN), true],
   ];
-  for (const [name, connect] of clients) {
-    it(`${name}: tools/list, a search, a read and a tool error byte-identical to the v1 client over stdio`, async () => {
+  for (const [name, connect, modern] of clients) {
+    it(`${name}: identity, tools/list, a search, a read and a tool error byte-identical to the v1 client over stdio`, async () => {
+      const before = modernResults;
       expect(await ask(await connect())).toEqual(reference);
+      // Each of the three tool results carried the 2026-07-28 additions, or none did.
+      expect(modernResults - before).toBe(modern ? 3 : 0);
     });
   }
 });
@@ -145,20 +177,20 @@ describe('both eras answer alike over stdio and HTTP', () => {
 describe('a refused token over HTTP, in each era', () => {
   const body = JSON.stringify({ error: 'Invalid Access Token' });
 
-  it('the v1 client and the v2 client (legacy and auto) all fail to connect with the same 401 body', async () => {
+  it('the v1 client and the v2 client (legacy, auto and pinned to 2026-07-28) all fail to connect with the same 401 body', async () => {
     const v1 = await v1Http('nope').then(
       () => undefined,
       (err: unknown) => err as { code?: number; message?: string },
     );
     expect(v1?.code).toBe(401);
     expect(v1?.message?.endsWith(body)).toBe(true);
-    for (const mode of ['legacy', 'auto'] as const) {
+    for (const mode of ['legacy', 'auto', MODERN] as const) {
       const v2 = await v2Http(mode, 'nope').then(
         () => undefined,
         (err: unknown) => err as { status?: number; data?: { text?: string } },
       );
-      expect(v2?.status, mode).toBe(401);
-      expect(v2?.data?.text, mode).toBe(body);
+      expect(v2?.status, JSON.stringify(mode)).toBe(401);
+      expect(v2?.data?.text, JSON.stringify(mode)).toBe(body);
     }
   });
 });

@@ -14,11 +14,13 @@
  * (400, -32600, before anything in it runs); an older one gets each message of its batch counted
  * against the rate limit, and a batch over it refused whole (429).
  */
-import { createMcpServer } from '../mcp/server.js';
+import { createMcpServer, type McpServerOptions } from '../mcp/server.js';
 import {
   allowsBatches,
   DEFAULT_PROTOCOL_VERSION,
+  isModernMessage,
   isRequest,
+  MODERN_PROTOCOL_VERSION,
   negotiateVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
   toMessage,
@@ -72,6 +74,8 @@ function acceptable(ctx: RequestContext): boolean {
 interface Body {
   messages: JsonRpcMessage[];
   batch: boolean;
+  /** The body as parsed (what the 2026-07-28 handler is given). */
+  value: unknown;
 }
 
 /** The body's JSON-RPC messages, or undefined after answering 413/400. */
@@ -102,7 +106,7 @@ async function readMessages(ctx: RequestContext): Promise<Body | undefined> {
     sendJsonRpcError(ctx.res, 400, -32700, 'Parse error: Invalid JSON-RPC message');
     return undefined;
   }
-  return { messages: messages as JsonRpcMessage[], batch: Array.isArray(body) };
+  return { messages: messages as JsonRpcMessage[], batch: Array.isArray(body), value: body };
 }
 
 /** The lifecycle rules of a stateless request, and batches only where its version has them; false once a 400 is answered. */
@@ -141,8 +145,50 @@ async function withinBatchLimit(ctx: RequestContext, messages: JsonRpcMessage[])
   return false;
 }
 
+/** The options of the request's MCP session; the tool calls' log lines go to `logLines`, written once the response is. */
+function sessionOptions(ctx: RequestContext, logLines: Array<() => void>): McpServerOptions {
+  const { app, log, metrics } = ctx;
+  return {
+    deps: app.deps,
+    config: app.config,
+    logger: log,
+    token: ctx.token,
+    version: app.version,
+    onToolCall: (e) => metrics.observeToolCall(e.tool, e.status, e.durationMs / 1000),
+    afterAnswer: (line) => logLines.push(line),
+  };
+}
+
+/** A 2026-07-28 exchange: its version header, or a message carrying the revision's envelope. */
+function isModernExchange(ctx: RequestContext, { messages }: Body): boolean {
+  return headerValue(ctx.req, 'mcp-protocol-version') === MODERN_PROTOCOL_VERSION || messages.some(isModernMessage);
+}
+
+/** Answers a 2026-07-28 exchange with the SDK (src/mcp/modern.ts, loaded by the first one). */
+async function answerModern(ctx: RequestContext, body: Body): Promise<void> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(ctx.req.headers))
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  const logLines: Array<() => void> = [];
+  try {
+    const { answerModernHttp } = await import('../mcp/modern.js');
+    const response = await answerModernHttp({
+      url: ctx.url.href,
+      headers,
+      body: body.value,
+      opts: sessionOptions(ctx, logLines),
+    });
+    const text = await response.text();
+    const out: Record<string, string> = {};
+    response.headers.forEach((value, name) => (out[name] = value));
+    ctx.res.writeHead(response.status, out).end(text);
+  } finally {
+    for (const line of logLines) line();
+  }
+}
+
 export async function handleMcp(ctx: RequestContext): Promise<void> {
-  const { req, res, app, log, metrics } = ctx;
+  const { req, res } = ctx;
   if (req.method !== 'POST') {
     sendJsonRpcError(res, 405, -32000, 'Method not allowed: this server is stateless, use POST', { allow: 'POST' });
     return;
@@ -150,6 +196,7 @@ export async function handleMcp(ctx: RequestContext): Promise<void> {
   if (!(await admitMcp(ctx))) return;
   if (!acceptable(ctx)) return;
   const body = await readMessages(ctx);
+  if (body && isModernExchange(ctx, body)) return answerModern(ctx, body);
   if (!body || !validExchange(ctx, body) || !(await withinBatchLimit(ctx, body.messages))) return;
   const { messages } = body;
 
@@ -160,15 +207,7 @@ export async function handleMcp(ctx: RequestContext): Promise<void> {
   }
   // The tool calls' log lines, written once the response is.
   const logLines: Array<() => void> = [];
-  const server = createMcpServer({
-    deps: app.deps,
-    config: app.config,
-    logger: log,
-    token: ctx.token,
-    version: app.version,
-    onToolCall: (e) => metrics.observeToolCall(e.tool, e.status, e.durationMs / 1000),
-    afterAnswer: (line) => logLines.push(line),
-  });
+  const server = createMcpServer(sessionOptions(ctx, logLines));
   try {
     const answers = (await Promise.all(messages.map((m) => server.receive(m)))).filter((a) => a !== undefined);
     // Every request cancelled by a notification of the same batch: nothing left to answer.

@@ -41,6 +41,26 @@ export function allowsBatches(version: string): boolean {
   return version < '2025-06-18';
 }
 
+/**
+ * The stateless revision, spoken by `@modelcontextprotocol/server` 2.x (modern.ts): no initialize,
+ * every request carries its own `_meta` envelope naming the version.
+ */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+/** The envelope key of a 2026-07-28 message that names its protocol version. */
+const ENVELOPE_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+/**
+ * Whether a message opens or belongs to the 2026-07-28 era: `server/discover` (its discovery), or
+ * a request or notification carrying the per-request envelope. 2025-era messages never carry it.
+ */
+export function isModernMessage(message: JsonRpcMessage): boolean {
+  if (!('method' in message)) return false;
+  if (message.method === 'server/discover') return true;
+  const meta = message.params?._meta;
+  return isPlainObject(meta) && ENVELOPE_VERSION_KEY in meta;
+}
+
 export type JsonRpcId = string | number;
 type Params = Record<string, unknown>;
 

@@ -9,8 +9,17 @@ import { StringDecoder } from 'node:string_decoder';
 import type { App } from '../app.js';
 import type { Logger } from '../logger.js';
 import { withAccessCache } from '../search/core.js';
-import { errorResponse, RPC_ERROR, toMessage, type JsonRpcMessage, type JsonRpcResponse } from './protocol.js';
-import { createMcpServer } from './server.js';
+import type { ModernStdio } from './modern.js';
+import {
+  errorResponse,
+  isModernMessage,
+  isRequest,
+  RPC_ERROR,
+  toMessage,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+} from './protocol.js';
+import { createMcpServer, type McpServerOptions } from './server.js';
 import { startupToken } from './stdio-caller.js';
 
 export interface StdioOptions {
@@ -78,12 +87,38 @@ function readMessage(line: string, logger: Logger): { message: JsonRpcMessage } 
   return { refusal: errorResponse(null, RPC_ERROR.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message') };
 }
 
+/**
+ * The connection's era is its opening's: a 2026-07-28 message before any initialize hands this and
+ * every later message to the SDK (modern.ts, loaded then); an initialize keeps the connection on
+ * the 2025-era server (server.ts).
+ */
+function eraRouter(session: McpServerOptions, logger: Logger, write: (message: unknown) => void) {
+  const server = createMcpServer(session);
+  let modern: Promise<ModernStdio> | undefined;
+  let initialized = false;
+  const answer = (message: JsonRpcMessage): Promise<void> => {
+    if (!modern && !initialized && isModernMessage(message))
+      modern = import('./modern.js').then((m) => m.serveModernStdio(session, write));
+    if (modern)
+      return modern
+        .then((channel) => channel.deliver(message))
+        .catch((err: unknown) => {
+          logger.error({ event: 'mcp_internal_error', err }, 'MCP request failed unexpectedly');
+          if (isRequest(message)) write(errorResponse(message.id, RPC_ERROR.internalError, 'Internal error'));
+        });
+    if ('method' in message && message.method === 'initialize') initialized = true;
+    return server.receive(message).then((response) => void (response && write(response)));
+  };
+  const close = () => modern?.then((channel) => channel.close()).catch(() => {});
+  return { answer, close };
+}
+
 /** Starts the stdio MCP server; throws ConfigError when the token is refused. */
 export async function startStdioServer(opts: StdioOptions): Promise<RunningStdio> {
   const { logger } = opts;
   const app: App = { ...opts.app, deps: withAccessCache(opts.app.deps) };
   const token = await (opts.token ?? startupToken({ app, logger, defaultToken: opts.defaultToken }));
-  const server = createMcpServer({ deps: app.deps, config: app.config, logger, token, version: app.version });
+  const session: McpServerOptions = { deps: app.deps, config: app.config, logger, token, version: app.version };
   const stdin = opts.stdin ?? process.stdin;
   const stdout = opts.stdout ?? process.stdout;
 
@@ -93,14 +128,16 @@ export async function startStdioServer(opts: StdioOptions): Promise<RunningStdio
   const pending = new Set<Promise<void>>();
   let open = true;
 
-  const write = (response: JsonRpcResponse) => {
+  const write = (response: unknown) => {
     if (open) stdout.write(`${JSON.stringify(response)}\n`);
   };
+
+  const era = eraRouter(session, logger, write);
 
   const onLine = (line: string) => {
     const read = readMessage(line, logger);
     if ('refusal' in read) return write(read.refusal);
-    const answered = server.receive(read.message).then((response) => response && write(response));
+    const answered = era.answer(read.message);
     pending.add(answered);
     void answered.finally(() => pending.delete(answered));
   };
@@ -123,14 +160,14 @@ export async function startStdioServer(opts: StdioOptions): Promise<RunningStdio
   logger.info({ event: 'stdio_ready' }, 'MCP server ready on stdio');
   return {
     closed,
-    close() {
+    async close() {
       open = false;
+      await era.close();
       stdin.off('data', onData);
       stdin.off('end', onEnd);
       stdout.off('error', onWriteError);
       stdin.pause();
       resolveClosed();
-      return Promise.resolve();
     },
   };
 }
