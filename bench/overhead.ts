@@ -13,7 +13,8 @@
  *
  * Run: `npm run build && npm run bench:build && node dist-bench/bench/overhead.js`
  * Options: --database-url URL (default sd_bench_m), --token T, --account N, --spawns N, --calls N,
- * --json (one JSON summary on stdout instead of the text; `npm run bench` runs it that way).
+ * --json (one JSON summary on stdout instead of the text; `npm run bench` runs it that way),
+ * --era 2025-06-18|2026-07-28 (the protocol the stdio and HTTP clients speak; default 2025-06-18).
  * `--embedded first|later`: only the stdio cold start, on the embedded demo database (no
  * DATABASE_URL, no token): `first` gives every spawn a new SEARCHDESK_DATA_DIR (the demo is created
  * in the background while the handshake is answered), `later` one directory the demo already has.
@@ -45,8 +46,22 @@ const { values: opts } = parseArgs({
     'log-level': { type: 'string', default: 'info' },
     json: { type: 'boolean', default: false },
     embedded: { type: 'string' },
+    era: { type: 'string', default: '2025-06-18' },
   },
 });
+/** The clients' protocol version; 2026-07-28 sends discovery and every request with its `_meta` envelope (src/mcp/modern.ts answers). */
+const ERA = opts.era;
+const MODERN = ERA === '2026-07-28';
+/** What a 2026-07-28 request carries in `params`: the per-request envelope. */
+const ENVELOPE = MODERN
+  ? {
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': ERA,
+        'io.modelcontextprotocol/clientInfo': { name: 'overhead', version: '0' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    }
+  : {};
 const DATABASE_URL = opts['database-url'];
 const TOKEN = opts.token;
 const ACCOUNT = Number(opts.account);
@@ -82,12 +97,16 @@ function coldStart(
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
   const send = (msg: object) => child.stdin.write(`${JSON.stringify(msg)}\n`);
-  send({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'overhead', version: '0' } },
-  });
+  send(
+    MODERN
+      ? { jsonrpc: '2.0', id: 1, method: 'server/discover', params: ENVELOPE }
+      : {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: ERA, capabilities: {}, clientInfo: { name: 'overhead', version: '0' } },
+        },
+  );
   return new Promise((resolve, reject) => {
     let buffer = '';
     const timer = setTimeout(() => {
@@ -105,8 +124,8 @@ function coldStart(
         const msg = JSON.parse(buffer.slice(0, nl)) as { id?: number; result?: { tools?: unknown[] } };
         buffer = buffer.slice(nl + 1);
         if (msg.id === 1) {
-          send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-          send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+          if (!MODERN) send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+          send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: ENVELOPE });
         } else if (msg.id === 2) {
           const elapsed = performance.now() - started;
           const rssMb = peakRssMb(child.pid as number);
@@ -159,16 +178,20 @@ let rpcId = 1;
 const MCP_HEADERS = {
   'content-type': 'application/json',
   accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2025-06-18',
+  'mcp-protocol-version': ERA,
+  ...(MODERN ? { 'mcp-method': 'tools/call' } : {}),
   api_access_token: TOKEN,
 };
+
+/** The headers of one call (2026-07-28 also names the tool in `Mcp-Name`). */
+const mcpHeaders = (c: Cheap): Record<string, string> => (MODERN ? { ...MCP_HEADERS, 'mcp-name': c.tool } : MCP_HEADERS);
 
 const mcpBody = (c: Cheap) =>
   JSON.stringify({
     jsonrpc: '2.0',
     id: rpcId++,
     method: 'tools/call',
-    params: { name: c.tool, arguments: { ...c.args, account_id: ACCOUNT } },
+    params: { name: c.tool, arguments: { ...c.args, account_id: ACCOUNT }, ...ENVELOPE },
   });
 
 const restPath = (c: Cheap) => `/api/v1/accounts/${ACCOUNT}/search/${c.rest}`;
@@ -188,7 +211,7 @@ function fetchClient(base: string): { mcp: Call; rest: Call; healthz: () => Prom
   return {
     async mcp(c) {
       const started = performance.now();
-      const res = await fetch(`${base}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: mcpBody(c) });
+      const res = await fetch(`${base}/mcp`, { method: 'POST', headers: mcpHeaders(c), body: mcpBody(c) });
       const text = await res.text();
       const elapsed = performance.now() - started;
       checkMcp(res.status, text);
@@ -214,7 +237,7 @@ function rawClient(raw: RawHttp): { mcp: Call; rest: Call; healthz: () => Promis
   return {
     async mcp(c) {
       const started = performance.now();
-      const res = await raw.request('POST', '/mcp', MCP_HEADERS, mcpBody(c));
+      const res = await raw.request('POST', '/mcp', mcpHeaders(c), mcpBody(c));
       const elapsed = performance.now() - started;
       checkMcp(res.status, res.body);
       return elapsed;

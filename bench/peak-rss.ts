@@ -4,13 +4,15 @@
  * then calls the bench's mixed workload at concurrency 1, 8 and 32 (`--duration` seconds each,
  * as `npm run bench` does) and keeps the peak at 32 and its calls per second. The peak moves with
  * garbage collection by 20 MB or more from run to run, so one run of the bench cannot tell an
- * option's effect: this compares medians. Never part of `npm test`; writes nothing.
+ * option's effect: this compares medians. `--era both` also alternates the clients' protocol era:
+ * 2025 (the v1 client, answered by searchdesk's own layer) and 2026-07-28 (the v2 client pinned to
+ * it, answered by @modelcontextprotocol/server). Never part of `npm test`; writes nothing.
  */
 import { parseArgs } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LARGE_ADMIN_TOKEN, LARGE_AGENT_TOKEN } from './generator/org.js';
 import { measureThroughput, type Clients } from './perf/measure.js';
-import { cliEnv, connectHttp, SERVER_NODE_OPTIONS, startServer } from './perf/server.js';
+import { cliEnv, connectHttp, MODERN_ERA, SERVER_NODE_OPTIONS, startServer } from './perf/server.js';
 import { median } from './perf/stats.js';
 import { TOOL_NAMES, type BenchQuery } from './perf/workload.js';
 import { ACCOUNT_ID, log, STATEMENT_TIMEOUT_MS, type Args } from './run/args.js';
@@ -24,6 +26,7 @@ const HELP = `Usage: npm run bench:rss -- [options]
   --node-options TEXT      The options compared with none (default: the server's own, ${SERVER_NODE_OPTIONS})
   --runs N                 Runs of each, alternating (default 5)
   --duration S             Seconds at each concurrency (default 8)
+  --era 2025|2026-07-28|both  The clients' protocol era (default 2025: the v1 client)
 `;
 
 async function main() {
@@ -35,6 +38,7 @@ async function main() {
       'node-options': { type: 'string', default: SERVER_NODE_OPTIONS },
       runs: { type: 'string', default: '5' },
       duration: { type: 'string', default: '8' },
+      era: { type: 'string', default: '2025' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -58,10 +62,11 @@ async function main() {
     await bench.close();
   }
   const es = values['elasticsearch-url'];
-  const variants = [
-    { label: 'no options', nodeOptions: undefined },
-    { label: values['node-options'], nodeOptions: values['node-options'] },
-  ];
+  const eras = values.era === 'both' ? ['2025', MODERN_ERA] : [values.era];
+  const variants = eras.flatMap((era) => [
+    { label: `${era}, no options`, nodeOptions: undefined, era },
+    { label: `${era}, ${values['node-options']}`, nodeOptions: values['node-options'], era },
+  ]);
   const seconds = Number(values.duration);
   const peaks = variants.map(() => [] as number[]);
   const rates = variants.map(() => [] as number[]);
@@ -80,8 +85,8 @@ async function main() {
       try {
         for (let i = 0; i < 32; i++)
           pool.push({
-            admin: await connectHttp(server.url, LARGE_ADMIN_TOKEN),
-            agent: await connectHttp(server.url, LARGE_AGENT_TOKEN),
+            admin: await connectHttp(server.url, LARGE_ADMIN_TOKEN, variant.era),
+            agent: await connectHttp(server.url, LARGE_AGENT_TOKEN, variant.era),
           });
         for (const concurrency of [1, 8])
           await measureThroughput(pool, ACCOUNT_ID, queries, { concurrency, seconds, pid: server.pid });
@@ -98,7 +103,7 @@ async function main() {
       }
     }
   }
-  process.stdout.write('\n| Node options | Peak RSS at 32, median (range) | Calls/s, median |\n| --- | --- | --- |\n');
+  process.stdout.write('\n| Era, Node options | Peak RSS at 32, median (range) | Calls/s, median |\n| --- | --- | --- |\n');
   for (const [v, variant] of variants.entries()) {
     const p = peaks[v]!;
     process.stdout.write(

@@ -61,8 +61,8 @@ class RawStdio {
     return this.request('tools/list');
   }
 
-  call(name: string, args: Record<string, unknown>) {
-    return this.request('tools/call', { name, arguments: args });
+  call(name: string, args: Record<string, unknown>, params: Record<string, unknown> = {}) {
+    return this.request('tools/call', { name, arguments: args, ...params });
   }
 
   /** Closes stdin and resolves with the exit code. */
@@ -128,6 +128,30 @@ describe('stdio on the embedded demo: the handshake does not wait for the databa
     const fixed = await s.call('search_contacts', { q: 'anderson' });
     expect(fixed.answer.result?.isError).toBeUndefined();
     expect(events(fixed.stderr)).toContain('embedded_db_created');
+    expect(await s.close()).toBe(0);
+  }, 120_000);
+});
+
+describe('stdio on the embedded demo, 2026-07-28: discovery does not wait for the database either', () => {
+  const envelope = {
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    },
+  };
+
+  it('answers server/discover and tools/list while the demo is being created, and the first search once it is', async () => {
+    const s = open(cliEnv({ SEARCHDESK_DATA_DIR: join(root, 'fresh-modern') }));
+    const discovered = await s.request('server/discover', envelope);
+    expect(discovered.answer.result).toMatchObject({ supportedVersions: expect.arrayContaining(['2026-07-28']) });
+    const listed = await s.request('tools/list', envelope);
+    expect(listed.answer.result?.tools).toHaveLength(10);
+    expect(events(listed.stderr)).not.toContain('embedded_db_created');
+
+    const found = await s.call('search_contacts', { q: 'anderson' }, envelope);
+    expect(found.answer.result?.isError).toBeUndefined();
+    expect(events(found.stderr)).toContain('embedded_db_created');
     expect(await s.close()).toBe(0);
   }, 120_000);
 });

@@ -102,12 +102,24 @@ export function startServer(env: Record<string, string>, timeoutMs = 30_000): Pr
   });
 }
 
-export async function connectHttp(baseUrl: string, token: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), {
-    requestInit: { headers: { api_access_token: token } },
-  });
+/** The 2026-07-28 revision: the v2 client pinned to it (`connectHttp`'s `era`). */
+export const MODERN_ERA = '2026-07-28';
+
+/**
+ * An MCP client over HTTP: the v1 SDK's (2025 era, what hosts speak today), or with `era`
+ * 2026-07-28 the v2 client pinned to that revision (the same calls; typed as the v1 client).
+ */
+export async function connectHttp(baseUrl: string, token: string, era?: string): Promise<Client> {
+  const url = new URL('/mcp', baseUrl);
+  const requestInit = { headers: { api_access_token: token } };
+  if (era === MODERN_ERA) {
+    const v2 = await import('@modelcontextprotocol/client');
+    const client = new v2.Client({ name: 'searchdesk-bench', version: '0.0.0' }, { versionNegotiation: { mode: { pin: era } } });
+    await client.connect(new v2.StreamableHTTPClientTransport(url, { requestInit }));
+    return client as unknown as Client;
+  }
   const client = new Client({ name: 'searchdesk-bench', version: '0.0.0' });
-  await client.connect(transport);
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit }));
   return client;
 }
 

@@ -1,0 +1,113 @@
+/**
+ * The 2026-07-28 revision over HTTP, with raw requests: what the SDK's serving (src/mcp/modern.ts)
+ * decides, seen from the wire, and that searchdesk's own rules still hold in that era.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from './helpers/db.js';
+import { Fixture } from './helpers/fixtures.js';
+import { startHttp, type HttpProcess } from './helpers/http.js';
+import { cliEnv } from './helpers/spawn.js';
+
+let t: TestDatabase;
+let http: HttpProcess;
+const f = {} as { account: number; admin: string };
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const fx = new Fixture(t.admin);
+  f.account = await fx.account();
+  const admin = await fx.user();
+  await fx.member(f.account, admin, 'administrator');
+  f.admin = await fx.token(admin);
+  await fx.contact(f.account, { name: 'Modern Mona', email: 'mona@modern.example' });
+  http = await startHttp(cliEnv({ DATABASE_URL: t.url }));
+});
+
+afterAll(async () => {
+  await http?.stop();
+  await t?.drop();
+});
+
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+let nextId = 1;
+/** A 2026-07-28 request as the v2 client sends it: the envelope, and the standard headers. */
+function modern(method: string, params: Record<string, unknown> = {}) {
+  return { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: ENVELOPE } };
+}
+
+async function post(body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(new URL('/mcp', http.url), {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      api_access_token: f.admin,
+      'mcp-protocol-version': '2026-07-28',
+      ...headers,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read by path in the assertions
+  return { status: res.status, text, json: text ? (JSON.parse(text) as Record<string, any>) : undefined };
+}
+
+const call = (name: string, args: Record<string, unknown>) =>
+  post(modern('tools/call', { name, arguments: args }), { 'mcp-method': 'tools/call', 'mcp-name': name });
+
+describe('MCP 2026-07-28 over HTTP', () => {
+  it('answers server/discover with the 2026-07-28 revision, the tools capability, the identity and the instructions', async () => {
+    const r = await post(modern('server/discover'), { 'mcp-method': 'server/discover' });
+    expect(r.status).toBe(200);
+    expect(r.json?.result).toMatchObject({
+      supportedVersions: expect.arrayContaining(['2026-07-28']),
+      capabilities: { tools: {} },
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'searchdesk', icons: expect.any(Array) } },
+      instructions: expect.stringContaining('Read-only search'),
+    });
+  });
+
+  it('finds a contact, and the tool result names the server in its _meta', async () => {
+    const r = await call('search_contacts', { q: 'Modern Mona', account_id: f.account });
+    expect(r.status).toBe(200);
+    expect(r.json?.result.structuredContent.payload.contacts).toEqual([expect.objectContaining({ name: 'Modern Mona' })]);
+    expect(r.json?.result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'searchdesk' });
+  });
+
+  it('takes an own __proto__ argument as an unknown argument, as the 2025 era does, never as a prototype', async () => {
+    const body = `{"jsonrpc":"2.0","id":${nextId++},"method":"tools/call","params":{"name":"search_contacts","arguments":{"q":"Mona","__proto__":{"q":"x"}},"_meta":${JSON.stringify(ENVELOPE)}}}`;
+    const r = await post(body, { 'mcp-method': 'tools/call', 'mcp-name': 'search_contacts' });
+    expect(r.status).toBe(200);
+    expect(r.json?.result.isError).toBe(true);
+    expect(r.json?.result.content[0].text).toMatch(/unknown argument: __proto__/);
+  });
+
+  it('refuses a request whose Mcp-Method header is missing or disagrees with its body, before any tool runs', async () => {
+    const missing = await post(modern('tools/call', { name: 'search_contacts', arguments: { q: 'Mona' } }));
+    expect(missing.status).toBe(400);
+    expect(missing.json?.error.message).toMatch(/Mcp-Method/i);
+    const wrong = await post(modern('tools/call', { name: 'search_contacts', arguments: { q: 'Mona' } }), {
+      'mcp-method': 'tools/list',
+      'mcp-name': 'search_contacts',
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json?.error).toBeDefined();
+  });
+
+  it('refuses a JSON-RPC batch in the 2026-07-28 era, whole', async () => {
+    const r = await post([modern('tools/list'), modern('tools/list')], { 'mcp-method': 'tools/list' });
+    expect(r.status).toBe(400);
+    expect(r.json?.error ?? r.json?.[0]?.error).toBeDefined();
+  });
+
+  it('refuses a refused token with the same 401 as the 2025 era', async () => {
+    const r = await post(modern('tools/list'), { 'mcp-method': 'tools/list', api_access_token: 'nope' });
+    expect(r.status).toBe(401);
+    expect(r.json).toEqual({ error: 'Invalid Access Token' });
+  });
+});
