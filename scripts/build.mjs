@@ -52,7 +52,7 @@ const prebuiltToolList = {
   name: 'prebuilt-tool-list',
   setup(b) {
     b.onResolve({ filter: /\/tool-list\.js$/ }, () => ({ path: 'tool-list', namespace: 'prebuilt' }));
-    b.onLoad({ filter: /.*/, namespace: 'prebuilt' }, () => ({
+    b.onLoad({ filter: /^tool-list$/, namespace: 'prebuilt' }, () => ({
       contents: `export const TOOL_LIST = ${toolsJson};`,
       loader: 'js',
     }));
@@ -114,7 +114,35 @@ const sdkWithoutAjv = {
   },
 };
 
-// 2. The CLI: one entry, commands and heavy modules in chunks loaded on demand.
+// 2. The SDK's answers to a 2026-07-28 server/discover and tools/list (src/mcp/discovery-answers.ts),
+// computed by running the SDK once here, so a 2026-07-28 client over stdio gets them while it loads.
+// In dist/gen/ so that the module finds ../../package.json as it does from src/mcp/.
+const discoveryGenerator = join(out, 'gen', 'discovery.js');
+await build({
+  ...common,
+  entryPoints: { discovery: 'src/mcp/discovery-answers.ts' },
+  outdir: join(out, 'gen'),
+  splitting: true,
+  sourcemap: false,
+  plugins: [prebuiltToolList, zodEnglishOnly, sdkWithoutAjv],
+});
+const { DISCOVERY_ANSWERS } = await import(pathToFileURL(join(root, discoveryGenerator)).href);
+rmSync(join(out, 'gen'), { recursive: true });
+const discoveryJson = JSON.stringify(DISCOVERY_ANSWERS);
+
+/** The bundle's discovery-answers.ts is the JSON computed above. */
+const prebuiltDiscovery = {
+  name: 'prebuilt-discovery',
+  setup(b) {
+    b.onResolve({ filter: /\/discovery-answers\.js$/ }, () => ({ path: 'discovery-answers', namespace: 'prebuilt' }));
+    b.onLoad({ filter: /^discovery-answers$/, namespace: 'prebuilt' }, () => ({
+      contents: `export const DISCOVERY_ANSWERS = ${discoveryJson};`,
+      loader: 'js',
+    }));
+  },
+};
+
+// 3. The CLI: one entry, commands and heavy modules in chunks loaded on demand.
 await build({
   ...common,
   entryPoints: { cli: 'src/cli.ts' },
@@ -123,8 +151,8 @@ await build({
   chunkNames: '[name]-[hash]',
   sourcemap: 'linked',
   sourcesContent: false,
-  plugins: [prebuiltToolList, pgNodeOnly, zodEnglishOnly, sdkWithoutAjv],
+  plugins: [prebuiltToolList, prebuiltDiscovery, pgNodeOnly, zodEnglishOnly, sdkWithoutAjv],
 });
 
-// 3. Assets next to the chunks that read them (src/db/schema.ts: ./sql/schema.sql).
+// 4. Assets next to the chunks that read them (src/db/schema.ts: ./sql/schema.sql).
 cpSync('src/db/sql', join(out, 'sql'), { recursive: true });

@@ -1,12 +1,15 @@
 /**
- * The 2026-07-28 revision over HTTP, with raw requests: what the SDK's serving (src/mcp/modern.ts)
- * decides, seen from the wire, and that searchdesk's own rules still hold in that era.
+ * The 2026-07-28 revision with raw requests: over HTTP, what the SDK's serving (src/mcp/modern.ts)
+ * decides, seen from the wire, and that searchdesk's own rules still hold in that era; over stdio,
+ * that the discovery answers given while the SDK loads (src/mcp/discovery.ts) are the SDK's own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
 import { startHttp, type HttpProcess } from './helpers/http.js';
-import { cliEnv } from './helpers/spawn.js';
+import { spawn } from 'node:child_process';
+import { assertBuilt, CLI, cliEnv } from './helpers/spawn.js';
+import { MODERN_CALLS } from '../src/mcp/modern-call.js';
 
 let t: TestDatabase;
 let http: HttpProcess;
@@ -54,7 +57,12 @@ async function post(body: unknown, headers: Record<string, string> = {}) {
   });
   const text = await res.text();
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read by path in the assertions
-  return { status: res.status, text, json: text ? (JSON.parse(text) as Record<string, any>) : undefined };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    text,
+    json: text ? (JSON.parse(text) as Record<string, any>) : undefined,
+  };
 }
 
 const call = (name: string, args: Record<string, unknown>) =>
@@ -105,9 +113,79 @@ describe('MCP 2026-07-28 over HTTP', () => {
     expect(r.json?.error ?? r.json?.[0]?.error).toBeDefined();
   });
 
+  it("answers plain tool calls itself with the SDK's own answer, byte for byte", async () => {
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['search_contacts', { q: 'Modern Mona', account_id: f.account }],
+      ['get_contact', { id: 999_999_999, account_id: f.account }],
+      ['search_contacts', { q: '', account_id: f.account }],
+      ['search_contacts', { q: 'Mona', bogus: 1 }],
+      ['no_such_tool', {}],
+    ];
+    /** The answer without the time of the call. */
+    const answer = async (name: string, args: Record<string, unknown>) => {
+      nextId = 100;
+      const r = await call(name, args);
+      return {
+        status: r.status,
+        type: r.type,
+        text: r.text.replace(/"now":"[^"]*"/g, '"now":"…"').replace(/\\"now\\":\\"[^\\]*\\"/g, 'now'),
+      };
+    };
+    for (const [name, args] of cases) {
+      const own = await answer(name, args);
+      MODERN_CALLS.ownAnswers = false;
+      try {
+        expect(own, name).toEqual(await answer(name, args));
+      } finally {
+        MODERN_CALLS.ownAnswers = true;
+      }
+      expect(own.status).toBe(200);
+    }
+  });
+
   it('refuses a refused token with the same 401 as the 2025 era', async () => {
     const r = await post(modern('tools/list'), { 'mcp-method': 'tools/list', api_access_token: 'nope' });
     expect(r.status).toBe(401);
     expect(r.json).toEqual({ error: 'Invalid Access Token' });
+  });
+});
+
+describe('MCP 2026-07-28 over stdio', () => {
+  it('answers server/discover and tools/list before the SDK has loaded exactly as the SDK answers them once it has', async () => {
+    assertBuilt();
+    const child = spawn(process.execPath, [CLI], {
+      env: cliEnv({ DATABASE_URL: t.url, SEARCHDESK_ACCESS_TOKEN: f.admin }),
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const answers = new Map<number, string>();
+    const waiting = new Map<number, () => void>();
+    let buffer = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      buffer += chunk;
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) !== -1) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        const { id } = JSON.parse(line) as { id: number };
+        answers.set(id, line.replace(`"id":${id}`, '"id":0'));
+        waiting.get(id)?.();
+      }
+    });
+    const ask = (message: { id: number }) =>
+      new Promise<string>((resolve) => {
+        waiting.set(message.id, () => resolve(answers.get(message.id)!));
+        child.stdin.write(`${JSON.stringify(message)}\n`);
+      });
+    try {
+      const early = [await ask(modern('server/discover')), await ask(modern('tools/list'))];
+      // A tool call goes through the SDK; from then on, so does everything else.
+      const found = await ask(modern('tools/call', { name: 'search_contacts', arguments: { q: 'Modern Mona' } }));
+      expect(found).toContain('mona@modern.example');
+      const late = [await ask(modern('server/discover')), await ask(modern('tools/list'))];
+      expect(JSON.parse(early[0]!)).toMatchObject({ result: { supportedVersions: ['2026-07-28'] } });
+      expect(early).toEqual(late);
+    } finally {
+      child.stdin.end();
+    }
   });
 });

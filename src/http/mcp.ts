@@ -26,6 +26,7 @@ import {
   toMessage,
   type JsonRpcMessage,
 } from '../mcp/protocol.js';
+import { answerPlainCall, plainCall } from '../mcp/modern-call.js';
 import { openSession } from '../search/core.js';
 import { headerValue, type RequestContext } from './context.js';
 import { answerRateLimited } from './rate-limit.js';
@@ -164,8 +165,22 @@ function isModernExchange(ctx: RequestContext, { messages }: Body): boolean {
   return headerValue(ctx.req, 'mcp-protocol-version') === MODERN_PROTOCOL_VERSION || messages.some(isModernMessage);
 }
 
-/** Answers a 2026-07-28 exchange with the SDK (src/mcp/modern.ts, loaded by the first one). */
+/**
+ * Answers a 2026-07-28 exchange: a plain tool call by searchdesk's own answer (src/mcp/modern-call.ts,
+ * the SDK's answer byte for byte), anything else with the SDK (src/mcp/modern.ts, loaded by the first).
+ */
 async function answerModern(ctx: RequestContext, body: Body): Promise<void> {
+  const call = plainCall((name) => headerValue(ctx.req, name), body.value);
+  if (call) {
+    const logLines: Array<() => void> = [];
+    try {
+      const text = JSON.stringify(await answerPlainCall(sessionOptions(ctx, logLines), call));
+      ctx.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+    } finally {
+      for (const line of logLines) line();
+    }
+    return;
+  }
   const headers = new Headers();
   for (const [name, value] of Object.entries(ctx.req.headers))
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
@@ -179,8 +194,9 @@ async function answerModern(ctx: RequestContext, body: Body): Promise<void> {
       opts: sessionOptions(ctx, logLines),
     });
     const text = await response.text();
-    const out: Record<string, string> = {};
+    const out: Record<string, string | number> = {};
     response.headers.forEach((value, name) => (out[name] = value));
+    out['content-length'] = Buffer.byteLength(text);
     ctx.res.writeHead(response.status, out).end(text);
   } finally {
     for (const line of logLines) line();

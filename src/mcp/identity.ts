@@ -13,7 +13,15 @@ export interface ServerInfo {
 }
 
 export function serverInfoOf(opts: Pick<McpServerOptions, 'version'>): ServerInfo {
-  return { name: 'searchdesk', title: 'searchdesk', version: opts.version ?? '0.0.0', icons: SERVER_ICONS };
+  return { ...plainServerInfoOf(opts), icons: SERVER_ICONS };
+}
+
+/**
+ * `serverInfo` without the icons (12 kB of data URIs): what a 2026-07-28 tool result repeats in
+ * its `_meta` (modern.ts, modern-call.ts); hosts show the icons from discovery and the tool list.
+ */
+export function plainServerInfoOf(opts: Pick<McpServerOptions, 'version'>): Omit<ServerInfo, 'icons'> {
+  return { name: 'searchdesk', title: 'searchdesk', version: opts.version ?? '0.0.0' };
 }
 
 export const INSTRUCTIONS =

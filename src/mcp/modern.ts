@@ -18,7 +18,8 @@ import { createMcpHandler, Server, type McpHttpHandler, type Tool } from '@model
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/server';
 import type * as CallModuleType from './call.js';
-import { INSTRUCTIONS, serverInfoOf } from './identity.js';
+import { SERVER_ICONS } from './icons.js';
+import { INSTRUCTIONS, plainServerInfoOf, serverInfoOf } from './identity.js';
 import type { McpServerOptions } from './options.js';
 import type { JsonRpcId, JsonRpcMessage } from './protocol.js';
 import { TOOL_LIST } from './tool-list.js';
@@ -29,10 +30,14 @@ let calls: Promise<CallModule> | undefined;
 /** A tool call's arguments as the transport parsed them, by JSON-RPC id. */
 type ArgsOf = (id: JsonRpcId) => Record<string, unknown> | undefined;
 
-/** The server of one HTTP request or one stdio connection, in the 2026-07-28 era. */
-function modernServer(opts: McpServerOptions, argsOf: ArgsOf): Server {
-  const info = serverInfoOf(opts);
-  const server = new Server({ ...info, icons: [...info.icons] }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+/**
+ * The server of one HTTP request or one stdio connection, in the 2026-07-28 era. The revision
+ * repeats `serverInfo` in every result's `_meta`; the icons are in it only where a host shows the
+ * server (`withIcons`: discovery, the tool list), not on an HTTP tool call.
+ */
+function modernServer(opts: McpServerOptions, argsOf: ArgsOf, withIcons = true): Server {
+  const info = withIcons ? { ...serverInfoOf(opts), icons: [...SERVER_ICONS] } : plainServerInfoOf(opts);
+  const server = new Server(info, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler('tools/list', () => ({ tools: TOOL_LIST as Tool[] }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     calls ??= import('./call.js');
@@ -71,8 +76,10 @@ export function answerModernHttp(request: ModernHttpRequest): Promise<Response> 
     (ctx) => {
       const session = ctx.requestInfo && sessions.get(ctx.requestInfo);
       if (!session) throw new Error('a 2026-07-28 request without its session');
-      const args = Array.isArray(session.body) ? undefined : callArguments(session.body as JsonRpcMessage);
-      return modernServer(session.opts, () => args);
+      const message = Array.isArray(session.body) ? undefined : (session.body as JsonRpcMessage);
+      const args = message && callArguments(message);
+      const call = message !== undefined && 'method' in message && message.method === 'tools/call';
+      return modernServer(session.opts, () => args, !call);
     },
     // What the SDK refuses it answers in the response; the request's log line has the status.
     { legacy: 'reject', onerror: () => {} },

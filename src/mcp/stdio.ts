@@ -9,17 +9,9 @@ import { StringDecoder } from 'node:string_decoder';
 import type { App } from '../app.js';
 import type { Logger } from '../logger.js';
 import { withAccessCache } from '../search/core.js';
-import type { ModernStdio } from './modern.js';
-import {
-  errorResponse,
-  isModernMessage,
-  isRequest,
-  RPC_ERROR,
-  toMessage,
-  type JsonRpcMessage,
-  type JsonRpcResponse,
-} from './protocol.js';
-import { createMcpServer, type McpServerOptions } from './server.js';
+import { errorResponse, RPC_ERROR, toMessage, type JsonRpcMessage, type JsonRpcResponse } from './protocol.js';
+import { eraRouter } from './stdio-era.js';
+import type { McpServerOptions } from './server.js';
 import { startupToken } from './stdio-caller.js';
 
 export interface StdioOptions {
@@ -85,32 +77,6 @@ function readMessage(line: string, logger: Logger): { message: JsonRpcMessage } 
   if (message) return { message };
   logger.warn({ event: 'mcp_transport_error', message: 'not a JSON-RPC message' }, 'stdio transport error');
   return { refusal: errorResponse(null, RPC_ERROR.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message') };
-}
-
-/**
- * The connection's era is its opening's: a 2026-07-28 message before any initialize hands this and
- * every later message to the SDK (modern.ts, loaded then); an initialize keeps the connection on
- * the 2025-era server (server.ts).
- */
-function eraRouter(session: McpServerOptions, logger: Logger, write: (message: unknown) => void) {
-  const server = createMcpServer(session);
-  let modern: Promise<ModernStdio> | undefined;
-  let initialized = false;
-  const answer = (message: JsonRpcMessage): Promise<void> => {
-    if (!modern && !initialized && isModernMessage(message))
-      modern = import('./modern.js').then((m) => m.serveModernStdio(session, write));
-    if (modern)
-      return modern
-        .then((channel) => channel.deliver(message))
-        .catch((err: unknown) => {
-          logger.error({ event: 'mcp_internal_error', err }, 'MCP request failed unexpectedly');
-          if (isRequest(message)) write(errorResponse(message.id, RPC_ERROR.internalError, 'Internal error'));
-        });
-    if ('method' in message && message.method === 'initialize') initialized = true;
-    return server.receive(message).then((response) => void (response && write(response)));
-  };
-  const close = () => modern?.then((channel) => channel.close()).catch(() => {});
-  return { answer, close };
 }
 
 /** Starts the stdio MCP server; throws ConfigError when the token is refused. */
