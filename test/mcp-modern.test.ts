@@ -56,11 +56,11 @@ async function post(body: unknown, headers: Record<string, string> = {}) {
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read by path in the assertions
   return {
     status: res.status,
     type: res.headers.get('content-type'),
     text,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read by path in the assertions
     json: text ? (JSON.parse(text) as Record<string, any>) : undefined,
   };
 }
@@ -113,33 +113,34 @@ describe('MCP 2026-07-28 over HTTP', () => {
     expect(r.json?.error ?? r.json?.[0]?.error).toBeDefined();
   });
 
-  it("answers plain tool calls itself with the SDK's own answer, byte for byte", async () => {
-    const cases: Array<[string, Record<string, unknown>]> = [
-      ['search_contacts', { q: 'Modern Mona', account_id: f.account }],
-      ['get_contact', { id: 999_999_999, account_id: f.account }],
-      ['search_contacts', { q: '', account_id: f.account }],
-      ['search_contacts', { q: 'Mona', bogus: 1 }],
-      ['no_such_tool', {}],
+  it("answers plain discovery, tool lists and tool calls itself with the SDK's own answer, byte for byte", async () => {
+    const cases: Array<[string, () => ReturnType<typeof post>]> = [
+      ['server/discover', () => post(modern('server/discover'), { 'mcp-method': 'server/discover' })],
+      ['tools/list', () => post(modern('tools/list'), { 'mcp-method': 'tools/list' })],
+      ['a search', () => call('search_contacts', { q: 'Modern Mona', account_id: f.account })],
+      ['a read that finds nothing', () => call('get_contact', { id: 999_999_999, account_id: f.account })],
+      ['a blank q', () => call('search_contacts', { q: '', account_id: f.account })],
+      ['an unknown argument', () => call('search_contacts', { q: 'Mona', bogus: 1 })],
+      ['an unknown tool', () => call('no_such_tool', {})],
     ];
     /** The answer without the time of the call. */
-    const answer = async (name: string, args: Record<string, unknown>) => {
+    const answer = async (send: () => ReturnType<typeof post>) => {
       nextId = 100;
-      const r = await call(name, args);
-      return {
-        status: r.status,
-        type: r.type,
-        text: r.text.replace(/"now":"[^"]*"/g, '"now":"…"').replace(/\\"now\\":\\"[^\\]*\\"/g, 'now'),
-      };
+      const r = await send();
+      const text = r.text.replace(/"now":"[^"]*"/g, 'now').replace(/\\"now\\":\\"[^\\]*\\"/g, 'now');
+      return { status: r.status, type: r.type, text };
     };
-    for (const [name, args] of cases) {
-      const own = await answer(name, args);
+    for (const [name, send] of cases) {
+      const before = MODERN_CALLS.answered;
+      const own = await answer(send);
+      expect(MODERN_CALLS.answered - before, `${name}: answered without the SDK`).toBe(1);
       MODERN_CALLS.ownAnswers = false;
       try {
-        expect(own, name).toEqual(await answer(name, args));
+        expect(own, name).toEqual(await answer(send));
       } finally {
         MODERN_CALLS.ownAnswers = true;
       }
-      expect(own.status).toBe(200);
+      expect(own.status, name).toBe(200);
     }
   });
 

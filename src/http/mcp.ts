@@ -166,20 +166,24 @@ function isModernExchange(ctx: RequestContext, { messages }: Body): boolean {
 }
 
 /**
- * Answers a 2026-07-28 exchange: a plain tool call by searchdesk's own answer (src/mcp/modern-call.ts,
- * the SDK's answer byte for byte), anything else with the SDK (src/mcp/modern.ts, loaded by the first).
+ * Answers a 2026-07-28 exchange: a plain tool call, discovery or tool list by searchdesk's own
+ * answer (src/mcp/modern-call.ts, the SDK's answer byte for byte), anything else with the SDK
+ * (src/mcp/modern.ts, loaded by the first).
  */
 async function answerModern(ctx: RequestContext, body: Body): Promise<void> {
   const call = plainCall((name) => headerValue(ctx.req, name), body.value);
   if (call) {
     const logLines: Array<() => void> = [];
     try {
-      const text = JSON.stringify(await answerPlainCall(sessionOptions(ctx, logLines), call));
-      ctx.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+      const answer = await answerPlainCall(sessionOptions(ctx, logLines), call);
+      if (answer) {
+        const text = JSON.stringify(answer);
+        ctx.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+        return;
+      }
     } finally {
       for (const line of logLines) line();
     }
-    return;
   }
   const headers = new Headers();
   for (const [name, value] of Object.entries(ctx.req.headers))

@@ -1,24 +1,36 @@
 /**
- * The one 2026-07-28 exchange searchdesk answers without the SDK: a plainly well-formed
- * `tools/call` over HTTP. Everything else of that revision (discovery, the tool list, every
- * refusal, any request this module does not recognise as plain) is the SDK's (modern.ts).
+ * The 2026-07-28 exchanges searchdesk answers over HTTP without the SDK: a plainly well-formed
+ * `tools/call`, and a plain `server/discover` or first-page `tools/list` (the SDK's own answers,
+ * computed at build: discovery-answers.ts). Everything else of that revision (every refusal, any
+ * request this module does not recognise as plain) is the SDK's (modern.ts).
  *
  * Why: the SDK serves each HTTP request with a fresh server, a web-standard request and response
- * and a parse of the message and of the result, and at concurrency 32 that raised the HTTP
- * server's peak memory far over the 2025 era's (bench/DECISIONS.md#d-sdk-v2 has the figures);
- * issue 51 allows no higher peak. The answer is the one the SDK writes, byte for byte
- * (test/mcp-modern.test.ts compares them, `MODERN_CALLS.ownAnswers` off).
+ * and a parse of the message and of the result, and loading it adds about 14 MB to the server;
+ * at concurrency 32 that raised the HTTP server's peak memory far over the 2025 era's
+ * (bench/DECISIONS.md#d-sdk-v2 has the figures), and issue 51 allows no higher peak. Each answer
+ * is the one the SDK writes, byte for byte (test/mcp-modern.test.ts compares them with
+ * `MODERN_CALLS.ownAnswers` off).
  */
 import type * as CallModuleType from './call.js';
+import type * as AnswersModule from './discovery-answers.js';
 import { plainServerInfoOf } from './identity.js';
 import type { McpServerOptions } from './options.js';
 import { isPlainObject, MODERN_PROTOCOL_VERSION, type JsonRpcId } from './protocol.js';
 
 type CallModule = typeof CallModuleType;
 let calls: Promise<CallModule> | undefined;
+let answers: Promise<typeof AnswersModule> | undefined;
 
-/** Whether plain tool calls are answered here (tests turn it off to get the SDK's answers). */
-export const MODERN_CALLS = { ownAnswers: true };
+/** The SDK's answer to a plain discovery or tool list, when it was built for this version; else undefined (the SDK answers). */
+async function discoveryAnswer(opts: McpServerOptions, call: PlainCall): Promise<object | undefined> {
+  answers ??= import('./discovery-answers.js');
+  const built = (await answers).DISCOVERY_ANSWERS;
+  if (built.version !== opts.version) return undefined;
+  return { result: call.method === 'server/discover' ? built.discover : built.toolsList, jsonrpc: '2.0', id: call.id };
+}
+
+/** Whether plain requests are answered here (tests turn it off to get the SDK's answers), and how many were. */
+export const MODERN_CALLS = { ownAnswers: true, answered: 0 };
 
 const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
 const ENVELOPE_KEYS = new Set([
@@ -27,12 +39,16 @@ const ENVELOPE_KEYS = new Set([
   'io.modelcontextprotocol/clientCapabilities',
 ]);
 
-/** A plain 2026-07-28 tool call: what this module answers. */
+/** A plain 2026-07-28 request: what this module answers. */
 export interface PlainCall {
   id: JsonRpcId;
-  name: string;
-  args: Record<string, unknown> | undefined;
+  method: 'tools/call' | 'server/discover' | 'tools/list';
+  /** The tool and its arguments (tools/call). */
+  name?: string;
+  args?: Record<string, unknown>;
 }
+
+const PLAIN_METHODS = new Set(['tools/call', 'server/discover', 'tools/list']);
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 
@@ -50,22 +66,34 @@ function plainEnvelope(meta: unknown): boolean {
 }
 
 /**
- * The body as a plain tool call when it is one in every respect the SDK checks (the standard
+ * The body as a plain request when it is one in every respect the SDK checks (the standard
  * headers agree with it, the envelope is whole, nothing else rides along); else undefined.
  */
 export function plainCall(header: (name: string) => string | undefined, body: unknown): PlainCall | undefined {
   if (!MODERN_CALLS.ownAnswers || !isPlainObject(body)) return undefined;
   const { jsonrpc, id, method, params, ...rest } = body;
-  if (jsonrpc !== '2.0' || method !== 'tools/call' || Object.keys(rest).length > 0) return undefined;
+  if (jsonrpc !== '2.0' || !isString(method) || !PLAIN_METHODS.has(method) || Object.keys(rest).length > 0) return undefined;
   if (!(isString(id) || (typeof id === 'number' && Number.isSafeInteger(id))) || !isPlainObject(params)) return undefined;
   const { name, arguments: args, _meta, ...more } = params;
-  if (!isString(name) || Object.keys(more).length > 0 || !plainEnvelope(_meta)) return undefined;
-  if (args !== undefined && !isPlainObject(args)) return undefined;
+  if (Object.keys(more).length > 0 || !plainEnvelope(_meta)) return undefined;
+  const call = method === 'tools/call';
+  if (call ? !isString(name) || (args !== undefined && !isPlainObject(args)) : name !== undefined || args !== undefined)
+    return undefined;
   const headersAgree =
     header('mcp-protocol-version') === MODERN_PROTOCOL_VERSION &&
-    header('mcp-method') === 'tools/call' &&
-    header('mcp-name') === name;
-  return headersAgree ? { id, name, args } : undefined;
+    header('mcp-method') === method &&
+    header('mcp-name') === (call ? name : undefined);
+  if (!headersAgree) return undefined;
+  return call
+    ? { id, method, name: name as string, args: args as Record<string, unknown> | undefined }
+    : { id, method: method as PlainCall['method'] };
+}
+
+/** The answer to a plain request, as the SDK writes it; undefined when the SDK must answer. */
+export async function answerPlainCall(opts: McpServerOptions, call: PlainCall): Promise<object | undefined> {
+  const answer = call.method === 'tools/call' ? await toolAnswer(opts, call) : await discoveryAnswer(opts, call);
+  if (answer) MODERN_CALLS.answered++;
+  return answer;
 }
 
 /**
@@ -74,9 +102,9 @@ export function plainCall(header: (name: string) => string | undefined, body: un
  * `resultType`; the server's identity (without the icons, as modern.ts gives it to tool calls) in
  * `_meta`, added last when the result had none; the result before `jsonrpc` and `id`.
  */
-export async function answerPlainCall(opts: McpServerOptions, call: PlainCall): Promise<object> {
+async function toolAnswer(opts: McpServerOptions, call: PlainCall): Promise<object> {
   calls ??= import('./call.js');
-  const { _meta, content, structuredContent, isError, ...rest } = await (await calls).callTool(opts, call.name, call.args);
+  const { _meta, content, structuredContent, isError, ...rest } = await (await calls).callTool(opts, call.name!, call.args);
   const identity = { [SERVER_INFO_KEY]: plainServerInfoOf(opts) };
   const result: Record<string, unknown> = _meta === undefined ? {} : { _meta: { ..._meta, ...identity } };
   result.content = content;
