@@ -1,9 +1,10 @@
 /**
  * A 2026-07-28 client over stdio discovers the server (`server/discover`) and lists its tools
  * before anything else, and neither needs the SDK's code: their answers are the SDK's own,
- * computed when the bundle is built (discovery-answers.ts). Answering them while the SDK loads
- * keeps a 2026-07-28 start within the 2025 era's (bench/DECISIONS.md#d-sdk-v2): loading the
- * SDK takes about as long as the rest of the start. Anything else, or a request these answers
+ * computed when the bundle is built (discovery-answers.ts). The figure this keeps: the stdio
+ * cold start, spawn → tools/list answer, at most 200 ms (issue 51; `overhead.js --era
+ * 2026-07-28`): loading the SDK takes about as long as the rest of the start
+ * (bench/DECISIONS.md#d-sdk-v2), so it loads once the tool list is out. Anything else, or a request these answers
  * might not fit, goes to the SDK.
  */
 import { DISCOVERY_ANSWERS } from './discovery-answers.js';

@@ -4,10 +4,10 @@
  * computed at build: discovery-answers.ts). Everything else of that revision (every refusal, any
  * request this module does not recognise as plain) is the SDK's (modern.ts).
  *
- * Why: the SDK serves each HTTP request with a fresh server, a web-standard request and response
- * and a parse of the message and of the result, and loading it adds about 14 MB to the server;
- * at concurrency 32 that raised the HTTP server's peak memory far over the 2025 era's
- * (bench/DECISIONS.md#d-sdk-v2 has the figures), and issue 51 allows no higher peak. Each answer
+ * Why, the figure it keeps: peak RSS at concurrency 32 over HTTP, no higher than the 2025 era's
+ * (issue 51; `npm run bench:rss -- --era both`). Loading the SDK and its per-request serving (a
+ * fresh server, a web-standard request and response, a parse of the message and of the result)
+ * raised it far over (bench/DECISIONS.md#d-sdk-v2). Each answer
  * is the one the SDK writes, byte for byte (test/mcp-modern.test.ts compares them with
  * `MODERN_CALLS.ownAnswers` off).
  */
