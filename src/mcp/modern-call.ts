@@ -12,19 +12,17 @@
  * `MODERN_CALLS.ownAnswers` off).
  */
 import type * as CallModuleType from './call.js';
-import type * as AnswersModule from './discovery-answers.js';
+import { DISCOVERY_ANSWERS } from './discovery-answers.js';
 import { plainServerInfoOf } from './identity.js';
 import type { McpServerOptions } from './options.js';
 import { isPlainObject, MODERN_PROTOCOL_VERSION, type JsonRpcId } from './protocol.js';
 
 type CallModule = typeof CallModuleType;
 let calls: Promise<CallModule> | undefined;
-let answers: Promise<typeof AnswersModule> | undefined;
 
 /** The SDK's answer to a plain discovery or tool list, when it was built for this version; else undefined (the SDK answers). */
-async function discoveryAnswer(opts: McpServerOptions, call: PlainCall): Promise<object | undefined> {
-  answers ??= import('./discovery-answers.js');
-  const built = (await answers).DISCOVERY_ANSWERS;
+function discoveryAnswer(opts: McpServerOptions, call: PlainCall): object | undefined {
+  const built = DISCOVERY_ANSWERS;
   if (built.version !== opts.version) return undefined;
   return { result: call.method === 'server/discover' ? built.discover : built.toolsList, jsonrpc: '2.0', id: call.id };
 }
@@ -91,7 +89,7 @@ export function plainCall(header: (name: string) => string | undefined, body: un
 
 /** The answer to a plain request, as the SDK writes it; undefined when the SDK must answer. */
 export async function answerPlainCall(opts: McpServerOptions, call: PlainCall): Promise<object | undefined> {
-  const answer = call.method === 'tools/call' ? await toolAnswer(opts, call) : await discoveryAnswer(opts, call);
+  const answer = call.method === 'tools/call' ? await toolAnswer(opts, call) : discoveryAnswer(opts, call);
   if (answer) MODERN_CALLS.answered++;
   return answer;
 }

@@ -2,10 +2,12 @@
  * The era of a stdio connection is its opening's: an initialize keeps it on searchdesk's 2025-era
  * server (server.ts); a 2026-07-28 message before any initialize hands this and every later message
  * to the SDK (modern.ts). The SDK is loaded once the connection needs it: at its first message
- * that is not discovery, or once the tool list is out (discovery.ts answers those two meanwhile).
+ * that is not discovery, or once the tool list is out (discovery.ts answers those two meanwhile;
+ * imported here, not on demand, so that the answers need no turn of the event loop, in which the
+ * embedded database's start would run first).
  */
 import type { Logger } from '../logger.js';
-import type { DiscoveryAnswer } from './discovery.js';
+import { discoveryAnswer } from './discovery.js';
 import type { ModernStdio } from './modern.js';
 import { errorResponse, isModernMessage, isRequest, RPC_ERROR, type JsonRpcMessage } from './protocol.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
@@ -18,11 +20,6 @@ export interface EraRouter {
 
 /** The 2026-07-28 side of a connection: discovery at once, the rest through the SDK. */
 function modernRouter(session: McpServerOptions, logger: Logger, write: (message: unknown) => void): EraRouter {
-  // Without the discovery answers (a chunk that failed to load), everything goes to the SDK.
-  const early: Promise<DiscoveryAnswer> = import('./discovery.js').then(
-    (m) => m.discoveryAnswer,
-    () => () => undefined,
-  );
   let sdk: Promise<ModernStdio> | undefined;
   const load = () => (sdk ??= import('./modern.js').then((m) => m.serveModernStdio(session, write)));
   const viaSdk = (message: JsonRpcMessage) =>
@@ -34,7 +31,7 @@ function modernRouter(session: McpServerOptions, logger: Logger, write: (message
       });
   return {
     async answer(message) {
-      const answer = sdk ? undefined : (await early)(message, session.version);
+      const answer = sdk ? undefined : await discoveryAnswer(message, session);
       if (!answer || sdk) return viaSdk(message);
       write(answer);
       // The tool list is out: load the SDK now, so the first tool call need not wait for it.
