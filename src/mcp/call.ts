@@ -3,7 +3,7 @@
  * core's pipeline (src/search/pipeline.ts: arguments → token → account → access → search or
  * read); this module maps the outcome to a tool result or a tool error.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { toSearchError } from '../errors.js';
 import { coerceNumericStrings, parseWith, readInputProblems } from '../search/params.js';
 import { handle, isReadOperation, isTriageOperation, type ParamsFor } from '../search/pipeline.js';

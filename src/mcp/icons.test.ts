@@ -1,6 +1,6 @@
 /** The icons (issue 51, part 3): the data URIs are the files in assets/, in the shapes MCP defines. */
 import { readFileSync } from 'node:fs';
-import { IconSchema } from '@modelcontextprotocol/sdk/types.js';
+import { specTypeSchemas } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { ICON_PNG, ICON_SVG } from './icon-data.js';
 import { SERVER_ICONS } from './icons.js';
@@ -23,7 +23,7 @@ describe('icons', () => {
   });
 
   it('gives the server its SVG and PNG as MCP icons, and the tools none (the tools/list budget)', () => {
-    for (const icon of SERVER_ICONS) expect(IconSchema.parse(icon)).toEqual(icon);
+    for (const icon of SERVER_ICONS) expect(specTypeSchemas.Icon['~standard'].validate(icon)).toEqual({ value: icon });
     expect(SERVER_ICONS.map((i) => i.mimeType)).toEqual(['image/svg+xml', 'image/png']);
     for (const tool of TOOL_LIST) expect(tool.icons).toBeUndefined();
   });

@@ -5,7 +5,7 @@
  * must read. Tools carry none: tools/list is sent to the model, and ten copies of even a small
  * icon would take a tenth of its 25,000-character budget (contract §10).
  */
-import type { Icon } from '@modelcontextprotocol/sdk/types.js';
+import type { Icon } from '@modelcontextprotocol/server';
 import { ICON_PNG, ICON_SVG } from './icon-data.js';
 
 export const SERVER_ICONS: readonly Icon[] = [

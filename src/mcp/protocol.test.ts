@@ -1,7 +1,4 @@
-import {
-  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS as SDK_VERSIONS,
-} from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS as SDK_VERSIONS } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import {
   allowsBatches,
@@ -14,7 +11,7 @@ import {
 } from './protocol.js';
 
 describe('protocol', () => {
-  it('speaks the protocol versions the SDK 1.x client and server speak, newest first', () => {
+  it('speaks the 2025-era protocol versions the SDK 2.x server speaks with initialize, newest first', () => {
     expect(SUPPORTED_PROTOCOL_VERSIONS).toEqual(SDK_VERSIONS);
   });
 

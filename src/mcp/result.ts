@@ -10,7 +10,7 @@
  * the context budget cut). A body that already has a `meta` (get_conversation's transcript) gets
  * these keys added to it. `_meta` repeats the paging facts for programs.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
 import { toSearchError } from '../errors.js';
 import { MAX_PAGE } from '../search/params.js';

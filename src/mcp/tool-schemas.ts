@@ -10,7 +10,7 @@
  *   where the core's schema is strict (the payload envelope: exactly its keys).
  */
 import { z } from 'zod';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import {
   articleDetailSchema,
   articleRecordSchema,

@@ -3,7 +3,7 @@
  * annotations. The schemas are generated from the core's zod schemas, so they cannot drift.
  */
 import { z } from 'zod';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import {
   PAGE_SIZE,
   paramsSchemas,
