@@ -15,7 +15,7 @@ export interface DiscoveryAnswers {
 }
 
 /** What a 2026-07-28 request carries: the envelope the SDK requires of every request. */
-export const DISCOVERY_ENVELOPE = {
+const DISCOVERY_ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientInfo': { name: 'searchdesk-build', version: '0' },
   'io.modelcontextprotocol/clientCapabilities': {},

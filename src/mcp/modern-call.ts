@@ -7,9 +7,8 @@
  * Why, the figure it keeps: peak RSS at concurrency 32 over HTTP, no higher than the 2025 era's
  * (issue 51; `npm run bench:rss -- --era both`). Loading the SDK and its per-request serving (a
  * fresh server, a web-standard request and response, a parse of the message and of the result)
- * raised it far over (bench/DECISIONS.md#d-sdk-v2). Each answer
- * is the one the SDK writes, byte for byte (test/mcp-modern.test.ts compares them with
- * `MODERN_CALLS.ownAnswers` off).
+ * raised it far over (bench/DECISIONS.md#d-sdk-v2). Each answer is the one the SDK writes, byte
+ * for byte (test/mcp-modern.test.ts compares them with `MODERN_CALLS.ownAnswers` off).
  */
 import type * as CallModuleType from './call.js';
 import { DISCOVERY_ANSWERS } from './discovery-answers.js';
@@ -19,13 +18,6 @@ import { isPlainObject, MODERN_PROTOCOL_VERSION, type JsonRpcId } from './protoc
 
 type CallModule = typeof CallModuleType;
 let calls: Promise<CallModule> | undefined;
-
-/** The SDK's answer to a plain discovery or tool list, when it was built for this version; else undefined (the SDK answers). */
-function discoveryAnswer(opts: McpServerOptions, call: PlainCall): object | undefined {
-  const built = DISCOVERY_ANSWERS;
-  if (built.version !== opts.version) return undefined;
-  return { result: call.method === 'server/discover' ? built.discover : built.toolsList, jsonrpc: '2.0', id: call.id };
-}
 
 /** Whether plain requests are answered here (tests turn it off to get the SDK's answers), and how many were. */
 export const MODERN_CALLS = { ownAnswers: true, answered: 0 };
@@ -92,6 +84,13 @@ export async function answerPlainCall(opts: McpServerOptions, call: PlainCall): 
   const answer = call.method === 'tools/call' ? await toolAnswer(opts, call) : discoveryAnswer(opts, call);
   if (answer) MODERN_CALLS.answered++;
   return answer;
+}
+
+/** The SDK's answer to a plain discovery or tool list, when it was built for this version; else undefined (the SDK answers). */
+function discoveryAnswer(opts: McpServerOptions, call: PlainCall): object | undefined {
+  const built = DISCOVERY_ANSWERS;
+  if (built.version !== opts.version) return undefined;
+  return { result: call.method === 'server/discover' ? built.discover : built.toolsList, jsonrpc: '2.0', id: call.id };
 }
 
 /**
