@@ -416,12 +416,11 @@ describe('firstConversationWindow', () => {
   });
 
   it('samples the newest conversations first for a term no sampled contact holds among a million contacts', () => {
-    // Up to about 10,000 contacts, at conversations.candidateCost window rows each: past the longest walk
-    // (Baker at L, in 1.2 % of contacts: the candidates 150 ms, a window 17). The bound is
-    // 500,000 contacts.
-    expect(firstConversationWindow({ q: 'oliver' }, stats(0, 1_000_000))).toBe(CONVERSATION_SAMPLE_WINDOW);
-    expect(firstConversationWindow({ q: 'oliver' }, stats(0, 500_000))).toBe(0);
-    expect(firstConversationWindow({ q: 'oliver' }, stats(0, 500_001))).toBe(CONVERSATION_SAMPLE_WINDOW);
+    // Up to about 10,000 contacts, a window row each: past the longest walk (Baker at L, in 1.2 %
+    // of contacts: the candidates 150 ms, a window 17). The bound is 1,000,000 contacts.
+    expect(firstConversationWindow({ q: 'oliver' }, stats(0, 1_050_000))).toBe(CONVERSATION_SAMPLE_WINDOW);
+    expect(firstConversationWindow({ q: 'oliver' }, stats(0, 1_000_000))).toBe(0);
+    expect(firstConversationWindow({ q: 'oliver' }, stats(0, 1_000_001))).toBe(CONVERSATION_SAMPLE_WINDOW);
   });
 });
 
@@ -494,14 +493,14 @@ describe('firstMessageStep', () => {
     });
     const one = query(['upgrade'], { inboxIds: [1] });
     // 1 %: the page after 1,600 of the inbox's rows, a window of 2,400 (at least 3,000), against
-    // a read worth 100,000 ÷ 30 entries + 1,000 visits × 10 = 13,333 rows.
+    // a read worth 1,000 visits × 10 = 10,000 rows.
     expect(firstMessageStep(one, inboxStats(0.01), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'window', window: 3_000 });
     // The account's walk would need 160,000 rows, past the longest walk.
     expect(firstMessageStep(one, inboxStats(0.01))).toEqual({ strategy: 'trigram' });
-    // 0.4 %: a window of 6,000 against 7,333.
-    expect(firstMessageStep(one, inboxStats(0.004), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'window', window: 6_000 });
-    // 0.2 %: a window of 12,000 against 5,333: the trigram read.
-    expect(firstMessageStep(one, inboxStats(0.002), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'trigram' });
+    // 0.6 %: a window of 4,000 against 6,000.
+    expect(firstMessageStep(one, inboxStats(0.006), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'window', window: 4_000 });
+    // 0.4 %: a window of 6,000 against 4,000: the trigram read.
+    expect(firstMessageStep(one, inboxStats(0.004), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'trigram' });
     // A sender of 10,000 in the inbox: sized for the sender's share of its rows, past the longest walk.
     const sender = query(['upgrade'], { inboxIds: [1], sender: { type: 'User', id: '3' } });
     expect(firstMessageStep(sender, inboxStats(0.01), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'trigram' });
@@ -567,21 +566,21 @@ describe('firstMessageStep', () => {
     expect(firstMessageStep(query(['keyboard']), stats, MESSAGE_LIMITS, 'account', [0.003], 0.003).strategy).toBe('window');
     // Read through the trigram index, the same share gets its window.
     expect(firstMessageStep(query(['keyboard']), stats, MESSAGE_LIMITS, 'account', [0.001]).strategy).toBe('window');
-    // Inbox 1, 200,000 messages: 0.4 % of them is 800 matches, but the word index reads the
-    // 4,000 of the table (6,400 rows' worth). The account's walk would read 10,000 rows for the
-    // page; the inbox's own, 4,000.
+    // Inbox 1, 200,000 messages: 0.4 % of them is 800 matches, but the word index reads a word of
+    // 0.7 % of the table, 7,000 rows' worth. The account's walk would read 10,000 rows for the
+    // page; the inbox's own, 4,000 (its window 6,000).
     const inbox = query(['keyboard'], { inboxIds: [1] });
-    expect(firstMessageStep(inbox, stats, MESSAGE_LIMITS, 'account', [0.004], 0.004).strategy).toBe('capped');
-    expect(firstMessageStep(inbox, stats, MESSAGE_LIMITS, 'inbox', [0.004], 0.004)).toEqual({
+    expect(firstMessageStep(inbox, stats, MESSAGE_LIMITS, 'account', [0.004], 0.007).strategy).toBe('capped');
+    expect(firstMessageStep(inbox, stats, MESSAGE_LIMITS, 'inbox', [0.004], 0.007)).toEqual({
       strategy: 'window',
       window: 6_000,
     });
     // Two words in inbox 1, in 0.4 % and 0.3 % of it: the page is 8,000 rows of the inbox's walk
-    // away (5,300 read, about); the word index's read by the rarer word is 4,800 rows' worth, by the
-    // commoner (when it serves only that one) 6,400, past the walk, which is past that read.
+    // away (5,300 read, about); the word index's read by a word of 0.3 % of the table is 3,000 rows'
+    // worth, by one of 0.6 % 6,000, past the walk, which is past that read.
     const two = query(['keyboard', 'clavier'], { inboxIds: [1] });
     expect(firstMessageStep(two, stats, MESSAGE_LIMITS, 'inbox', [0.004, 0.003], 0.003).strategy).toBe('capped');
-    expect(firstMessageStep(two, stats, MESSAGE_LIMITS, 'inbox', [0.004, 0.003], 0.004).strategy).toBe('trigram');
+    expect(firstMessageStep(two, stats, MESSAGE_LIMITS, 'inbox', [0.004, 0.003], 0.006).strategy).toBe('trigram');
   });
 
   it('raises the cap with the scope, to where visiting the matches costs what the window after them walks', () => {

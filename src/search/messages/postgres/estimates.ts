@@ -112,9 +112,9 @@ export function cappedWindow(query: MessageQuery, stats: TableStats, limits: Mes
   const rows = Math.ceil((limits.room * need(query) * scopeRows(query, stats)) / cap);
   return Math.min(limits.walkCap, Math.max(limits.window, rows));
 }
-/** The trigram read of one inbox, in rows: its entries in the scope's index and a visit of each match. */
+/** The trigram read of one inbox, in rows: a visit of each match. */
 function inboxIndexRows(query: MessageQuery, stats: TableStats, share: number, limits: MessageLimits): number {
-  return scopeRows(query, stats) * (1 / limits.entryRows + share * limits.matchRows);
+  return scopeRows(query, stats) * share * limits.matchRows;
 }
 /** The first statement (docs/plans.md, Messages): a code's trigram read, the capped read, a sized window or the index. */
 export function firstMessageStep(
@@ -135,7 +135,7 @@ export function firstMessageStep(
     return windowCanHold(page(query), cap) && !unseen ? capped : { strategy: 'window', window: limits.sample };
   }
   const { rows } = shareWindow(page(query), wordShare * walkShare(query, stats, walk), limits);
-  const indexRows = indexShare === undefined ? undefined : indexShare * stats.rows * limits.wordIndexRows;
+  const indexRows = indexShare === undefined ? undefined : indexShare * stats.rows;
   const fewMatches = wordShare * scopeRows(query, stats) < cap && windowCanHold(page(query), cap);
   if (indexRows !== undefined && fewMatches && (rows === undefined || indexRows < rows / limits.room)) return capped;
   if (rows === undefined || (walk === 'inbox' && rows > (indexRows ?? inboxIndexRows(query, stats, wordShare, limits))))
