@@ -992,8 +992,8 @@ const MESSAGE_FORCED = messageStrategies.MESSAGE_STRATEGIES.map((s) => s.name).f
  * second's longer windows too short, room 0.6, so that they give way too).
  */
 const MESSAGE_SHORT_WINDOWS: MessageLimits[] = [
-  { ...MESSAGE_LIMITS, window: 60, walkCap: 2_000, room: 1.5, sample: 20, capped: 40 },
-  { ...MESSAGE_LIMITS, window: 30, walkCap: 2_000, room: 0.6, sample: 20, capped: 16 },
+  { ...MESSAGE_LIMITS, window: 60, walkCap: 2_000, room: 1.5, capped: 40 },
+  { ...MESSAGE_LIMITS, window: 30, walkCap: 2_000, room: 0.6, capped: 16 },
 ];
 
 describe('the Postgres message engine', () => {
@@ -1191,8 +1191,8 @@ describe('the Postgres message engine', () => {
     };
     // Statistics that sampled no message with any word, of a table of a million messages: every
     // word goes to the capped read first, and a common one on to the windows; under the lowered
-    // limits (a walk of 2,000 rows) the table is large enough that a short word's sample window
-    // goes first (unseenMatches).
+    // limits (a walk of 2,000 rows) the table is large enough that a short word goes to the trigram
+    // index first (unseenMatches).
     const blind = blindStatistics(spied);
     // Without searchdesk's index by sender: a search with `from` plans as any other.
     const noSenderIndex: Db = {

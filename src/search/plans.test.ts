@@ -508,7 +508,7 @@ describe('firstMessageStep', () => {
     expect(narrowingFirst(sender, inboxStats(0.01), 'inbox')).toBe(true);
   });
 
-  it('reads the capped trigram matches when some word is in no sampled message, the sample window past the cap', () => {
+  it('reads the capped trigram matches when some word is in no sampled message, the trigram index past the cap', () => {
     // Past the cap: the 500,000 messages of the account hold 1,000 matches or more (cappedReadCap,
     // balanced at 1,095, on its ladder), so the page's 16 rows are within 8,000 of them, walked
     // half again.
@@ -523,7 +523,7 @@ describe('firstMessageStep', () => {
     });
     // A page past the largest cap, ten times the least.
     const pastCap = { offset: Math.ceil((10 * MESSAGE_LIMITS.capped) / 15) * 15 };
-    expect(firstMessageStep(query(['trougil'], pastCap), stats)).toEqual({ strategy: 'window', window: MESSAGE_LIMITS.sample });
+    expect(firstMessageStep(query(['trougil'], pastCap), stats)).toEqual({ strategy: 'trigram' });
   });
 
   it("weighs a word the word index serves by the common words it starts, from the index's statistics", () => {
@@ -604,11 +604,11 @@ describe('firstMessageStep', () => {
     expect(cap({}, { rows: 1_000_000, columns: new Map() })).toBe(1_587);
   });
 
-  it('walks the sample window first for a short word no sampled message holds when the scope is large', () => {
+  it('reads the trigram index for a short word no sampled message holds when the scope is large', () => {
     // Ten times the table: the account's 5 million messages may hold 50,000 of an unseen word,
     // past the longest walk (40,000); inbox 1 (2 million) at most 20,000.
     const large = { ...stats, rows: 10_000_000 };
-    const sample = { strategy: 'window', window: MESSAGE_LIMITS.sample };
+    const sample = { strategy: 'trigram' };
     expect(unseenMatches(query(['trou']), large)).toBeCloseTo(50_000);
     expect(looseCandidates(query(['trou']))).toBe(true);
     expect(firstMessageStep(query(['trou']), large)).toEqual(sample);
@@ -645,28 +645,29 @@ describe('firstMessageStep', () => {
   });
 
   it('hides the scope from the indexes for few candidates, however small (messages.scopeIndex pruned)', () => {
-    expect(fewCandidatesScope(query(['trougil']), stats, MESSAGE_LIMITS)).toBe('hidden');
-    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), stats, MESSAGE_LIMITS)).toBe('hidden');
+    expect(fewCandidatesScope(query(['trougil']), stats)).toBe('hidden');
+    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), stats)).toBe('hidden');
     // A small account (1 in 10,000 of a million messages: 100 in all).
     const small = { ...stats, columns: new Map(stats.columns) };
     small.columns.set('account_id', { nullFrac: 0, common: [{ value: '1', share: 0.0001 }], histogram: [], distinct: 2 });
-    expect(fewCandidatesScope(query(['trougil']), small, MESSAGE_LIMITS)).toBe('hidden');
-    expect(fewCandidatesScope(query(['trougil']), small, MESSAGE_LIMITS, MESSAGE_LIMITS.capped)).toBe('indexed');
-    expect(fewCandidatesScope(query(['trougil']), undefined, MESSAGE_LIMITS)).toBe('hidden');
+    expect(fewCandidatesScope(query(['trougil']), small)).toBe('hidden');
+    expect(fewCandidatesScope(query(['trougil']), small, MESSAGE_LIMITS.capped)).toBe('indexed');
+    expect(fewCandidatesScope(query(['trougil']), undefined)).toBe('hidden');
   });
 
   it('weighs the capped read: the scope hidden when its index costs more than the visits of a common word', () => {
     const cap = MESSAGE_LIMITS.capped;
     // The account's 500,000 messages: its index read costs more than visiting 2,000 candidates.
-    expect(fewCandidatesScope(query(['trougil']), stats, MESSAGE_LIMITS, cap)).toBe('hidden');
-    // Inbox 1's 200,000 of a million: 200,000 entries against 5,000 visits (× 12 = 60,000
-    // entries) — hidden; a table ten times larger makes it 50,000 visits, and the index is read.
-    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), stats, MESSAGE_LIMITS, cap)).toBe('hidden');
-    const larger = { ...stats, rows: 10_000_000 };
-    const tenth = { ...larger, columns: new Map(larger.columns) };
-    tenth.columns.set('inbox_id', { nullFrac: 0, common: [{ value: '1', share: 0.02 }], histogram: [], distinct: 50 });
-    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), tenth, MESSAGE_LIMITS, cap)).toBe('indexed');
-    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), tenth, MESSAGE_LIMITS)).toBe('hidden');
+    expect(fewCandidatesScope(query(['trougil']), stats, cap)).toBe('hidden');
+    // Inbox 1's 200,000 of a million: 200,000 entries against 5,000 visits, an entry costing a
+    // visit (messages.visitEntries pruned) — hidden; a table a hundred times larger makes it
+    // 500,000 visits, and the index is read.
+    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), stats, cap)).toBe('hidden');
+    const larger = { ...stats, rows: 100_000_000 };
+    const thin = { ...larger, columns: new Map(larger.columns) };
+    thin.columns.set('inbox_id', { nullFrac: 0, common: [{ value: '1', share: 0.002 }], histogram: [], distinct: 500 });
+    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), thin, cap)).toBe('indexed');
+    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), thin)).toBe('hidden');
   });
 });
 
