@@ -82,8 +82,7 @@ function define(name: string, label: string, estimate: MessageStrategy['cost'], 
 }
 export const capped = define(CAPPED, 'capped', (input) => capOf(input) * input.limits.matchRows, {
   applies: (input, so) => input.first !== undefined && so.tried.length === 0,
-  caching: (input) =>
-    fewCandidatesScope(input.query, input.stats, capOf(input)) === 'hidden' ? firstPage(input) : 'no',
+  caching: (input) => (fewCandidatesScope(input.query, input.stats, capOf(input)) === 'hidden' ? firstPage(input) : 'no'),
   statement: (input, _so, inText) => {
     const scope = fewCandidatesScope(input.query, input.stats, capOf(input));
     const shape = { cap: capOf(input), scope, wordIndex: input.wordIndex };
