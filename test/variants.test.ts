@@ -1276,8 +1276,8 @@ describe('the Postgres message engine', () => {
             if (ran.join() === 'capped' && walk.length === 0) bump(counts, 'capped, empty page');
             if (ran.join() === 'capped') bump(counts, `capped, scope ${cappedScopes[0]}`);
             // The blind statistics' million messages raise the lowered caps (cappedReadCap).
-            if (db === blind && limits && page === 1 && ran[0] === 'window')
-              bump(counts, 'unseen words in a large scope: window first');
+            if (db === blind && limits && page === 1 && ran[0] === 'trigram')
+              bump(counts, 'unseen words in a large scope: trigram first');
             if (ran[0] === 'capped' && ran.length > 1 && (caps[0] ?? 0) > (limits ?? MESSAGE_LIMITS).capped)
               bump(counts, 'a raised cap reached, then the windows');
             // The same plan reading the records in its statements: the same rows, every column.
@@ -1325,7 +1325,7 @@ describe('the Postgres message engine', () => {
       'capped, scope hidden',
       'capped, scope indexed',
       // Words no sampled message holds, in a scope where they may be past the cap (unseenMatches).
-      'unseen words in a large scope: window first',
+      'unseen words in a large scope: trigram first',
       'a raised cap reached, then the windows',
       // Candidates from searchdesk's word index: by every word, by the words it serves, and in the
       // engine's capped and trigram reads (words the statistics did not see).
