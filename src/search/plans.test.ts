@@ -492,13 +492,15 @@ describe('firstMessageStep', () => {
       ]),
     });
     const one = query(['upgrade'], { inboxIds: [1] });
-    // 2 %: the page after 800 of the inbox's rows, a window of 1,200 (at least 3,000), against a
-    // read of 2,000 matches, a visit costing a window row.
-    expect(firstMessageStep(one, inboxStats(0.02), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'window', window: 3_000 });
-    // The account's walk would need 80,000 rows, past the longest walk.
-    expect(firstMessageStep(one, inboxStats(0.02))).toEqual({ strategy: 'trigram' });
-    // 1 %: a window of 2,400 against 1,000: the trigram read.
-    expect(firstMessageStep(one, inboxStats(0.01), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'trigram' });
+    // 1 %: the page after 1,600 of the inbox's rows, a window of 2,400 (at least 3,000), against
+    // a read worth 1,000 visits × 10 = 10,000 rows.
+    expect(firstMessageStep(one, inboxStats(0.01), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'window', window: 3_000 });
+    // The account's walk would need 160,000 rows, past the longest walk.
+    expect(firstMessageStep(one, inboxStats(0.01))).toEqual({ strategy: 'trigram' });
+    // 0.6 %: a window of 4,000 against 6,000.
+    expect(firstMessageStep(one, inboxStats(0.006), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'window', window: 4_000 });
+    // 0.4 %: a window of 6,000 against 4,000: the trigram read.
+    expect(firstMessageStep(one, inboxStats(0.004), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'trigram' });
     // A sender of 10,000 in the inbox: sized for the sender's share of its rows, past the longest walk.
     const sender = query(['upgrade'], { inboxIds: [1], sender: { type: 'User', id: '3' } });
     expect(firstMessageStep(sender, inboxStats(0.01), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'trigram' });
@@ -507,17 +509,17 @@ describe('firstMessageStep', () => {
   });
 
   it('reads the capped trigram matches when some word is in no sampled message, the trigram index past the cap', () => {
-    // Past the cap: the 500,000 messages of the account hold 3,175 matches or more (cappedReadCap,
-    // balanced at 3,464, on its ladder), so the page's 16 rows are within 2,520 of them, walked
+    // Past the cap: the 500,000 messages of the account hold 1,000 matches or more (cappedReadCap,
+    // balanced at 1,095, on its ladder), so the page's 16 rows are within 8,000 of them, walked
     // half again.
-    const capped = { strategy: 'capped', cap: 3_175, then: 3_780 };
+    const capped = { strategy: 'capped', cap: 1_000, then: 12_000 };
     expect(firstMessageStep(query(['trougil']), stats)).toEqual(capped);
     expect(firstMessageStep(query(['order', 'trougil']), stats)).toEqual(capped);
-    // Inbox 1 holds 200,000 of them, a cap of 1,260: 2,540 rows, walked half again.
+    // Inbox 1 holds 200,000 of them, with the least cap: 3,200 rows, walked half again.
     expect(firstMessageStep(query(['trougil'], { inboxIds: [1] }), stats)).toEqual({
       strategy: 'capped',
-      cap: 1_260,
-      then: 3_810,
+      cap: MESSAGE_LIMITS.capped,
+      then: 4_800,
     });
     // A page past the largest cap, ten times the least.
     const pastCap = { offset: Math.ceil((10 * MESSAGE_LIMITS.capped) / 15) * 15 };
@@ -548,20 +550,20 @@ describe('firstMessageStep', () => {
       firstMessageStep(query(['letr']), sampled, MESSAGE_LIMITS, 'account', wordShares(query(['letr']), sampled, lexemes)),
     ).toEqual({
       strategy: 'capped',
-      cap: 3_175,
-      then: 3_780,
+      cap: 1_000,
+      then: 12_000,
     });
     expect(firstMessageStep(query(['letr']), sampled)).toEqual({ strategy: 'window', window: 3_000 });
   });
 
   it('reads the capped matches of a word read through the word index that the statistics expect in fewer messages than the cap', () => {
-    // The account's 500,000 messages, the cap 3,175: 0.1 % of them is 500 matches, 0.8 % 4,000.
+    // The account's 500,000 messages, the cap 1,000: 0.1 % of them is 500 matches, 0.3 % 1,500.
     expect(firstMessageStep(query(['keyboard']), stats, MESSAGE_LIMITS, 'account', [0.001], 0.001)).toEqual({
       strategy: 'capped',
-      cap: 3_175,
-      then: 3_780,
+      cap: 1_000,
+      then: 12_000,
     });
-    expect(firstMessageStep(query(['keyboard']), stats, MESSAGE_LIMITS, 'account', [0.008], 0.008).strategy).toBe('window');
+    expect(firstMessageStep(query(['keyboard']), stats, MESSAGE_LIMITS, 'account', [0.003], 0.003).strategy).toBe('window');
     // Read through the trigram index, the same share gets its window.
     expect(firstMessageStep(query(['keyboard']), stats, MESSAGE_LIMITS, 'account', [0.001]).strategy).toBe('window');
     // Inbox 1, 200,000 messages: 0.4 % of them is 800 matches, but the word index reads a word of
@@ -584,23 +586,22 @@ describe('firstMessageStep', () => {
   it('raises the cap with the scope, to where visiting the matches costs what the window after them walks', () => {
     const cap = (more: Partial<MessageQuery>, s: TableStats = stats) =>
       cappedReadCap(query(['trougil'], more), s, MESSAGE_LIMITS);
-    // The account's 500,000 messages: √(1.5 × 16 × 500,000) = 3,464 (a visit costing a window
-    // row), the ladder's nearest step 3,175 (1,000 × 2^(5/3); the next is 4,000).
-    expect(cap({})).toBe(3_175);
-    // Inbox 1, 2 in 5 of them: each match costs more candidates outside the scope: 1,386, the
-    // ladder's 1,260.
-    expect(cap({ inboxIds: [1] })).toBe(1_260);
-    // Ten times the table: 5 million messages, √(1.5 × 16 × 5,000,000) = 10,954, the largest cap
-    // (ten times the least); past it the cap reached leaves a window of 1.5 × 16 × 5,000,000 ÷
-    // 10,000 rows, not the longest walk (40,000).
+    // The account's 500,000 messages: √(1.5 × 16 × 500,000 ÷ 10) = 1,095, the ladder's nearest
+    // step 1,000 (the next is 1,260).
+    expect(cap({})).toBe(1_000);
+    // Inbox 1, 2 in 5 of them: each match costs more candidates outside the scope; the least cap.
+    expect(cap({ inboxIds: [1] })).toBe(MESSAGE_LIMITS.capped);
+    // Ten times the table: 5 million messages, √(1.5 × 16 × 5,000,000 ÷ 10) = 3,464, the ladder's
+    // 3,175 (1,000 × 2^(5/3)); past it the cap reached leaves a window of 1.5 × 16 × 5,000,000 ÷
+    // 3,175 rows, not the longest walk (40,000).
     const large = { ...stats, rows: 10_000_000 };
-    expect(cap({}, large)).toBe(10 * MESSAGE_LIMITS.capped);
-    expect(firstMessageStep(query(['trougil']), large)).toEqual({ strategy: 'capped', cap: 10_000, then: 12_000 });
+    expect(cap({}, large)).toBe(3_175);
+    expect(firstMessageStep(query(['trougil']), large)).toEqual({ strategy: 'capped', cap: 3_175, then: 37_796 });
     // Page 40 (601 rows): at most ten times the least cap.
-    expect(cap({ offset: 39 * 15 })).toBe(10 * MESSAGE_LIMITS.capped);
-    // Without statistics of the account and the inboxes: the whole table is the scope (4,899: the
-    // ladder's 5,040).
-    expect(cap({}, { rows: 1_000_000, columns: new Map() })).toBe(5_040);
+    expect(cap({ offset: 39 * 15 }, large)).toBe(10 * MESSAGE_LIMITS.capped);
+    // Without statistics of the account and the inboxes: the whole table is the scope (1,549: the
+    // ladder's 1,587).
+    expect(cap({}, { rows: 1_000_000, columns: new Map() })).toBe(1_587);
   });
 
   it('reads the trigram index for a short word no sampled message holds when the scope is large', () => {

@@ -35,6 +35,7 @@ export const COSTS = {
   'messages.walkCap': { value: 40_000, off: Infinity }, // longest window: past it the trigram index is the bounded choice
   'messages.room': { value: 1.5, off: 1 }, // a window is this many times the rows expected, as the estimate is rough
   'messages.capped': { value: 1_000, off: 0 }, // the capped read's least cap: a rare word's whole answer in one statement
+  'messages.matchRows': { value: 10, off: 1 }, // a candidate's visit by a trigram read (heap row, word-start test)
   'messages.wordIndexShare': { value: 0.01, off: 0 }, // share under which a word start is read from the word index
   'messages.narrowingFirst': { value: 0.5, off: 0 }, // walked share under which a window tests inboxes and sender first
 } as const satisfies Record<string, Knob>;

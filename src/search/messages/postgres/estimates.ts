@@ -96,9 +96,9 @@ export function looseCandidates(query: MessageQuery): boolean {
 export function unseenMatches(query: MessageQuery, stats: TableStats): number {
   return UNSEEN_SHARE * scopeRows(query, stats);
 }
-/** The capped read's cap: share × √(room × need × account rows), its visits costing what the next window walks. */
+/** The capped read's cap: share × √(room × need × account rows ÷ matchRows), its visits costing what the next window walks. */
 export function cappedReadCap(query: MessageQuery, stats: TableStats, limits: MessageLimits): number {
-  const rows = limits.room * need(query) * accountRows(query, stats);
+  const rows = (limits.room * need(query) * accountRows(query, stats)) / limits.matchRows;
   const balanced = scopeShare(query, stats) * Math.sqrt(rows);
   return ladderStep(Math.min(10 * limits.capped, Math.max(limits.capped, balanced)), limits.capped);
 }
@@ -108,8 +108,8 @@ export function cappedWindow(query: MessageQuery, stats: TableStats, limits: Mes
   return Math.min(limits.walkCap, Math.max(limits.window, rows));
 }
 /** The trigram read of one inbox, in rows: a visit of each match. */
-function inboxIndexRows(query: MessageQuery, stats: TableStats, share: number): number {
-  return scopeRows(query, stats) * share;
+function inboxIndexRows(query: MessageQuery, stats: TableStats, share: number, limits: MessageLimits): number {
+  return scopeRows(query, stats) * share * limits.matchRows;
 }
 /** The first statement (docs/plans.md, Messages): a code's trigram read, the capped read, a sized window or the index. */
 export function firstMessageStep(
@@ -133,7 +133,7 @@ export function firstMessageStep(
   const indexRows = indexShare === undefined ? undefined : indexShare * stats.rows;
   const fewMatches = wordShare * scopeRows(query, stats) < cap && windowCanHold(page(query), cap);
   if (indexRows !== undefined && fewMatches && (rows === undefined || indexRows < rows / limits.room)) return capped;
-  if (rows === undefined || (walk === 'inbox' && rows > (indexRows ?? inboxIndexRows(query, stats, wordShare))))
+  if (rows === undefined || (walk === 'inbox' && rows > (indexRows ?? inboxIndexRows(query, stats, wordShare, limits))))
     return { strategy: 'trigram' };
   return { strategy: 'window', window: Math.max(limits.window, rows) };
 }

@@ -53,7 +53,7 @@ const windowShape = ({ query, stats, walk, limits }: MessagePlanInput) => ({
 function restRows(input: MessagePlanInput, so: So): number | undefined {
   const { stats, query, walk, limits } = input;
   if (!stats || stats.rows <= 0) return undefined;
-  const fetched = walk === 'inbox' ? scopeRows(query, stats) : stats.rows;
+  const fetched = walk === 'inbox' ? scopeRows(query, stats) * limits.matchRows : stats.rows;
   return longerWindow(page(input), so.found.length, fetched, { ...limits, window: windowRows(input) }, 0, true);
 }
 /** The step the statistics choose (docs/plans.md, Messages); a disabled capped read is passed over, any other for the index. */
@@ -72,7 +72,7 @@ function statisticsStep(input: MessagePlanInput, so: So): string {
   if (!first) return WALK;
   return first.strategy !== 'trigram' && windowCanHold(page(input), windowRows(input)) ? WINDOW : TRIGRAM;
 }
-const scopeCost = ({ stats, query }: MessagePlanInput) => (stats ? scopeRows(query, stats) : 0);
+const scopeCost = ({ stats, query }: MessagePlanInput, perRow = 1) => (stats ? scopeRows(query, stats) * perRow : 0);
 type Parts = Pick<MessageStrategy, 'applies' | 'statement' | 'read' | 'caching'>;
 
 /** Strategy `name`, its statements run as `search_messages_pg_<label>`, its cost `estimate` when nextStep chooses it. */
@@ -80,7 +80,7 @@ function define(name: string, label: string, estimate: MessageStrategy['cost'], 
   const cost = (input: MessagePlanInput, so: So) => (nextStep(input, so) === name ? estimate(input, so) : Infinity);
   return { name, label: `search_messages_pg_${label}`, cost, ...parts };
 }
-export const capped = define(CAPPED, 'capped', capOf, {
+export const capped = define(CAPPED, 'capped', (input) => capOf(input) * input.limits.matchRows, {
   applies: (input, so) => input.first !== undefined && so.tried.length === 0,
   caching: (input) => (fewCandidatesScope(input.query, input.stats, capOf(input)) === 'hidden' ? firstPage(input) : 'no'),
   statement: (input, _so, inText) => {
@@ -98,7 +98,7 @@ export const sender = define(SENDER, 'sender', ({ senderRows }) => senderRows ??
   statement: (input, _so, inText) => statement(input, (select) => st.senderStatement(input.query, select, inText)),
   read: done,
 });
-export const walk = define(WALK, 'walk', scopeCost, {
+export const walk = define(WALK, 'walk', (input) => scopeCost(input), {
   applies: () => true,
   statement: (input) => statement(input, (select) => st.walkStatement(input.query, select)),
   read: done,
@@ -127,7 +127,7 @@ function trigramScope(input: MessagePlanInput) {
   const few = input.first?.strategy === 'trigram' && input.first.few;
   return few || input.wordIndex.length > 0 ? fewCandidatesScope(input.query, input.stats) : 'indexed';
 }
-export const trigram = define(TRIGRAM, 'trigram', scopeCost, {
+export const trigram = define(TRIGRAM, 'trigram', (input) => scopeCost(input, input.limits.matchRows), {
   applies: ({ first }) => first !== undefined,
   caching: (input) => (trigramScope(input) === 'hidden' ? firstPage(input) : 'no'),
   statement: (input, _so, inText) => {
