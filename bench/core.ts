@@ -49,8 +49,9 @@ const HELP = `Usage: npm run bench:core -- --scale S|M|L [options]
   --no-record              Print only: leave bench/results/ and bench/RESULTS.md as they are
   --disable LIST           Strategies and knobs the core's plans run without (the ablation; docs/plans.md):
                            e.g. contacts.window,contacts.fetchCost,plan.once (nothing recorded)
-  --no-helpdesk            Run the core once a query and not the help desk's SQL: with BENCH_SQL, the statements
-                           an ablation changes, quick at L where the help desk's take seconds (no timing, nothing recorded)
+  --no-helpdesk            Not the help desk's SQL: the core once a query (with BENCH_SQL, the statements an
+                           ablation changes), then --reps timed runs of it alone, its medians and their geo-mean in
+                           ms: quick at L, where the help desk's statements take seconds (nothing recorded)
 `;
 
 const short = (t: ToolName) => t.replace('search_', '');
@@ -114,6 +115,7 @@ async function main(): Promise<void> {
     const byKind = new Map<string, { core: number[]; sql: number[] }>();
     for (const tool of tools) {
       const speedups: number[] = [];
+      const coreMedians: number[] = [];
       const run: CoreToolRun = { tool, queries: [] };
       recorded.push(run);
       for (const q of workload.byTool[tool]) {
@@ -124,13 +126,6 @@ async function main(): Promise<void> {
         if (EXPLAIN)
           for (const s of statements)
             process.stderr.write(`  [help desk ${s.part}]\n${traceLines(await explainPlan(direct.helpdeskPool, s))}`);
-        if (values['no-helpdesk']) {
-          await direct.run(q, { gin, engine: messageEngine });
-          continue;
-        }
-        await runHelpdesk(direct.helpdeskPool, access, q);
-        await direct.run(q, { gin, engine: messageEngine });
-        const hd: number[] = [];
         const core: number[] = [];
         const sql: number[] = [];
         const runCore = async () => {
@@ -138,6 +133,20 @@ async function main(): Promise<void> {
           core.push(await direct.run(q, { gin, engine: messageEngine }));
           sql.push(statementTime.ms - before);
         };
+        if (values['no-helpdesk']) {
+          // One warm-up run (BENCH_SQL records it), then --reps timed runs of the core alone.
+          await direct.run(q, { gin, engine: messageEngine });
+          if (reps === 0) continue;
+          for (let i = 0; i < reps; i++) await runCore();
+          coreMedians.push(median(core));
+          process.stdout.write(
+            `${short(tool).padEnd(13)} ${q.role.padEnd(5)} ${JSON.stringify(q.args).padEnd(52)} core ${median(core).toFixed(2).padStart(7)} (sql ${median(sql).toFixed(2).padStart(7)})\n`,
+          );
+          continue;
+        }
+        await runHelpdesk(direct.helpdeskPool, access, q);
+        await direct.run(q, { gin, engine: messageEngine });
+        const hd: number[] = [];
         for (let i = 0; i < reps; i++) {
           if (i % 2 === 0) {
             hd.push(await runHelpdesk(direct.helpdeskPool, access, q));
@@ -160,6 +169,8 @@ async function main(): Promise<void> {
         );
         process.stdout.write(`${rows[rows.length - 1]}\n`);
       }
+      if (coreMedians.length)
+        process.stdout.write(`== ${short(tool)}: core alone, geo-mean of the medians ${geo(coreMedians).toFixed(2)} ms\n`);
       if (speedups.length)
         process.stdout.write(
           `== ${short(tool)}: geo-mean ×${geo(speedups).toFixed(2)}, worst ×${Math.min(...speedups).toFixed(2)}\n`,

@@ -992,8 +992,8 @@ const MESSAGE_FORCED = messageStrategies.MESSAGE_STRATEGIES.map((s) => s.name).f
  * second's longer windows too short, room 0.6, so that they give way too).
  */
 const MESSAGE_SHORT_WINDOWS: MessageLimits[] = [
-  { ...MESSAGE_LIMITS, window: 60, walkCap: 2_000, room: 1.5, sample: 20, capped: 40 },
-  { ...MESSAGE_LIMITS, window: 30, walkCap: 2_000, room: 0.6, sample: 20, capped: 16 },
+  { ...MESSAGE_LIMITS, window: 60, walkCap: 2_000, room: 1.5, capped: 40 },
+  { ...MESSAGE_LIMITS, window: 30, walkCap: 2_000, room: 0.6, capped: 16 },
 ];
 
 describe('the Postgres message engine', () => {
@@ -1191,8 +1191,8 @@ describe('the Postgres message engine', () => {
     };
     // Statistics that sampled no message with any word, of a table of a million messages: every
     // word goes to the capped read first, and a common one on to the windows; under the lowered
-    // limits (a walk of 2,000 rows) the table is large enough that a short word's sample window
-    // goes first (unseenMatches).
+    // limits (a walk of 2,000 rows) the table is large enough that a short word goes to the trigram
+    // index first (unseenMatches).
     const blind = blindStatistics(spied);
     // Without searchdesk's index by sender: a search with `from` plans as any other.
     const noSenderIndex: Db = {
@@ -1276,8 +1276,8 @@ describe('the Postgres message engine', () => {
             if (ran.join() === 'capped' && walk.length === 0) bump(counts, 'capped, empty page');
             if (ran.join() === 'capped') bump(counts, `capped, scope ${cappedScopes[0]}`);
             // The blind statistics' million messages raise the lowered caps (cappedReadCap).
-            if (db === blind && limits && page === 1 && ran[0] === 'window')
-              bump(counts, 'unseen words in a large scope: window first');
+            if (db === blind && limits && page === 1 && ran[0] === 'trigram')
+              bump(counts, 'unseen words in a large scope: trigram first');
             if (ran[0] === 'capped' && ran.length > 1 && (caps[0] ?? 0) > (limits ?? MESSAGE_LIMITS).capped)
               bump(counts, 'a raised cap reached, then the windows');
             // The same plan reading the records in its statements: the same rows, every column.
@@ -1325,7 +1325,7 @@ describe('the Postgres message engine', () => {
       'capped, scope hidden',
       'capped, scope indexed',
       // Words no sampled message holds, in a scope where they may be past the cap (unseenMatches).
-      'unseen words in a large scope: window first',
+      'unseen words in a large scope: trigram first',
       'a raised cap reached, then the windows',
       // Candidates from searchdesk's word index: by every word, by the words it serves, and in the
       // engine's capped and trigram reads (words the statistics did not see).

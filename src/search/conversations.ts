@@ -110,7 +110,7 @@ export function firstConversationWindow(
   const bounded = params.since !== undefined || params.until !== undefined;
   const share = stats && !bounded && !canMatchDisplayId(params.q) ? estimateShare(stats, CONTACT_COLUMNS, params.q) : undefined;
   if (share === undefined || stats === undefined) return limits.window;
-  const candidates = UNSEEN_SHARE * stats.rows * knob('conversations.candidateCost', options);
+  const candidates = UNSEEN_SHARE * stats.rows;
   if (share === 0) return candidates > limits.walkCap ? knob('conversations.sampleWindow', options) : 0;
   return shareWindow(params.page ?? 1, share, limits).rows ?? limits.window;
 }

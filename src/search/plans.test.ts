@@ -416,12 +416,11 @@ describe('firstConversationWindow', () => {
   });
 
   it('samples the newest conversations first for a term no sampled contact holds among a million contacts', () => {
-    // Up to about 10,000 contacts, at conversations.candidateCost window rows each: past the longest walk
-    // (Baker at L, in 1.2 % of contacts: the candidates 150 ms, a window 17). The bound is
-    // 500,000 contacts.
-    expect(firstConversationWindow({ q: 'oliver' }, stats(0, 1_000_000))).toBe(CONVERSATION_SAMPLE_WINDOW);
-    expect(firstConversationWindow({ q: 'oliver' }, stats(0, 500_000))).toBe(0);
-    expect(firstConversationWindow({ q: 'oliver' }, stats(0, 500_001))).toBe(CONVERSATION_SAMPLE_WINDOW);
+    // Up to about 10,000 contacts, a window row each: past the longest walk (Baker at L, in 1.2 %
+    // of contacts: the candidates 150 ms, a window 17). The bound is 1,000,000 contacts.
+    expect(firstConversationWindow({ q: 'oliver' }, stats(0, 1_050_000))).toBe(CONVERSATION_SAMPLE_WINDOW);
+    expect(firstConversationWindow({ q: 'oliver' }, stats(0, 1_000_000))).toBe(0);
+    expect(firstConversationWindow({ q: 'oliver' }, stats(0, 1_000_001))).toBe(CONVERSATION_SAMPLE_WINDOW);
   });
 });
 
@@ -494,14 +493,14 @@ describe('firstMessageStep', () => {
     });
     const one = query(['upgrade'], { inboxIds: [1] });
     // 1 %: the page after 1,600 of the inbox's rows, a window of 2,400 (at least 3,000), against
-    // a read worth 100,000 ÷ 30 entries + 1,000 visits × 10 = 13,333 rows.
+    // a read worth 1,000 visits × 10 = 10,000 rows.
     expect(firstMessageStep(one, inboxStats(0.01), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'window', window: 3_000 });
     // The account's walk would need 160,000 rows, past the longest walk.
     expect(firstMessageStep(one, inboxStats(0.01))).toEqual({ strategy: 'trigram' });
-    // 0.4 %: a window of 6,000 against 7,333.
-    expect(firstMessageStep(one, inboxStats(0.004), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'window', window: 6_000 });
-    // 0.2 %: a window of 12,000 against 5,333: the trigram read.
-    expect(firstMessageStep(one, inboxStats(0.002), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'trigram' });
+    // 0.6 %: a window of 4,000 against 6,000.
+    expect(firstMessageStep(one, inboxStats(0.006), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'window', window: 4_000 });
+    // 0.4 %: a window of 6,000 against 4,000: the trigram read.
+    expect(firstMessageStep(one, inboxStats(0.004), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'trigram' });
     // A sender of 10,000 in the inbox: sized for the sender's share of its rows, past the longest walk.
     const sender = query(['upgrade'], { inboxIds: [1], sender: { type: 'User', id: '3' } });
     expect(firstMessageStep(sender, inboxStats(0.01), MESSAGE_LIMITS, 'inbox')).toEqual({ strategy: 'trigram' });
@@ -509,7 +508,7 @@ describe('firstMessageStep', () => {
     expect(narrowingFirst(sender, inboxStats(0.01), 'inbox')).toBe(true);
   });
 
-  it('reads the capped trigram matches when some word is in no sampled message, the sample window past the cap', () => {
+  it('reads the capped trigram matches when some word is in no sampled message, the trigram index past the cap', () => {
     // Past the cap: the 500,000 messages of the account hold 1,000 matches or more (cappedReadCap,
     // balanced at 1,095, on its ladder), so the page's 16 rows are within 8,000 of them, walked
     // half again.
@@ -524,7 +523,7 @@ describe('firstMessageStep', () => {
     });
     // A page past the largest cap, ten times the least.
     const pastCap = { offset: Math.ceil((10 * MESSAGE_LIMITS.capped) / 15) * 15 };
-    expect(firstMessageStep(query(['trougil'], pastCap), stats)).toEqual({ strategy: 'window', window: MESSAGE_LIMITS.sample });
+    expect(firstMessageStep(query(['trougil'], pastCap), stats)).toEqual({ strategy: 'trigram' });
   });
 
   it("weighs a word the word index serves by the common words it starts, from the index's statistics", () => {
@@ -567,21 +566,21 @@ describe('firstMessageStep', () => {
     expect(firstMessageStep(query(['keyboard']), stats, MESSAGE_LIMITS, 'account', [0.003], 0.003).strategy).toBe('window');
     // Read through the trigram index, the same share gets its window.
     expect(firstMessageStep(query(['keyboard']), stats, MESSAGE_LIMITS, 'account', [0.001]).strategy).toBe('window');
-    // Inbox 1, 200,000 messages: 0.4 % of them is 800 matches, but the word index reads the
-    // 4,000 of the table (6,400 rows' worth). The account's walk would read 10,000 rows for the
-    // page; the inbox's own, 4,000.
+    // Inbox 1, 200,000 messages: 0.4 % of them is 800 matches, but the word index reads a word of
+    // 0.7 % of the table, 7,000 rows' worth. The account's walk would read 10,000 rows for the
+    // page; the inbox's own, 4,000 (its window 6,000).
     const inbox = query(['keyboard'], { inboxIds: [1] });
-    expect(firstMessageStep(inbox, stats, MESSAGE_LIMITS, 'account', [0.004], 0.004).strategy).toBe('capped');
-    expect(firstMessageStep(inbox, stats, MESSAGE_LIMITS, 'inbox', [0.004], 0.004)).toEqual({
+    expect(firstMessageStep(inbox, stats, MESSAGE_LIMITS, 'account', [0.004], 0.007).strategy).toBe('capped');
+    expect(firstMessageStep(inbox, stats, MESSAGE_LIMITS, 'inbox', [0.004], 0.007)).toEqual({
       strategy: 'window',
       window: 6_000,
     });
     // Two words in inbox 1, in 0.4 % and 0.3 % of it: the page is 8,000 rows of the inbox's walk
-    // away (5,300 read, about); the word index's read by the rarer word is 4,800 rows' worth, by the
-    // commoner (when it serves only that one) 6,400, past the walk, which is past that read.
+    // away (5,300 read, about); the word index's read by a word of 0.3 % of the table is 3,000 rows'
+    // worth, by one of 0.6 % 6,000, past the walk, which is past that read.
     const two = query(['keyboard', 'clavier'], { inboxIds: [1] });
     expect(firstMessageStep(two, stats, MESSAGE_LIMITS, 'inbox', [0.004, 0.003], 0.003).strategy).toBe('capped');
-    expect(firstMessageStep(two, stats, MESSAGE_LIMITS, 'inbox', [0.004, 0.003], 0.004).strategy).toBe('trigram');
+    expect(firstMessageStep(two, stats, MESSAGE_LIMITS, 'inbox', [0.004, 0.003], 0.006).strategy).toBe('trigram');
   });
 
   it('raises the cap with the scope, to where visiting the matches costs what the window after them walks', () => {
@@ -605,11 +604,11 @@ describe('firstMessageStep', () => {
     expect(cap({}, { rows: 1_000_000, columns: new Map() })).toBe(1_587);
   });
 
-  it('walks the sample window first for a short word no sampled message holds when the scope is large', () => {
+  it('reads the trigram index for a short word no sampled message holds when the scope is large', () => {
     // Ten times the table: the account's 5 million messages may hold 50,000 of an unseen word,
     // past the longest walk (40,000); inbox 1 (2 million) at most 20,000.
     const large = { ...stats, rows: 10_000_000 };
-    const sample = { strategy: 'window', window: MESSAGE_LIMITS.sample };
+    const sample = { strategy: 'trigram' };
     expect(unseenMatches(query(['trou']), large)).toBeCloseTo(50_000);
     expect(looseCandidates(query(['trou']))).toBe(true);
     expect(firstMessageStep(query(['trou']), large)).toEqual(sample);
@@ -646,28 +645,29 @@ describe('firstMessageStep', () => {
   });
 
   it('hides the scope from the indexes for few candidates, however small (messages.scopeIndex pruned)', () => {
-    expect(fewCandidatesScope(query(['trougil']), stats, MESSAGE_LIMITS)).toBe('hidden');
-    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), stats, MESSAGE_LIMITS)).toBe('hidden');
+    expect(fewCandidatesScope(query(['trougil']), stats)).toBe('hidden');
+    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), stats)).toBe('hidden');
     // A small account (1 in 10,000 of a million messages: 100 in all).
     const small = { ...stats, columns: new Map(stats.columns) };
     small.columns.set('account_id', { nullFrac: 0, common: [{ value: '1', share: 0.0001 }], histogram: [], distinct: 2 });
-    expect(fewCandidatesScope(query(['trougil']), small, MESSAGE_LIMITS)).toBe('hidden');
-    expect(fewCandidatesScope(query(['trougil']), small, MESSAGE_LIMITS, MESSAGE_LIMITS.capped)).toBe('indexed');
-    expect(fewCandidatesScope(query(['trougil']), undefined, MESSAGE_LIMITS)).toBe('hidden');
+    expect(fewCandidatesScope(query(['trougil']), small)).toBe('hidden');
+    expect(fewCandidatesScope(query(['trougil']), small, MESSAGE_LIMITS.capped)).toBe('indexed');
+    expect(fewCandidatesScope(query(['trougil']), undefined)).toBe('hidden');
   });
 
   it('weighs the capped read: the scope hidden when its index costs more than the visits of a common word', () => {
     const cap = MESSAGE_LIMITS.capped;
     // The account's 500,000 messages: its index read costs more than visiting 2,000 candidates.
-    expect(fewCandidatesScope(query(['trougil']), stats, MESSAGE_LIMITS, cap)).toBe('hidden');
-    // Inbox 1's 200,000 of a million: 200,000 entries against 5,000 visits (× 12 = 60,000
-    // entries) — hidden; a table ten times larger makes it 50,000 visits, and the index is read.
-    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), stats, MESSAGE_LIMITS, cap)).toBe('hidden');
-    const larger = { ...stats, rows: 10_000_000 };
-    const tenth = { ...larger, columns: new Map(larger.columns) };
-    tenth.columns.set('inbox_id', { nullFrac: 0, common: [{ value: '1', share: 0.02 }], histogram: [], distinct: 50 });
-    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), tenth, MESSAGE_LIMITS, cap)).toBe('indexed');
-    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), tenth, MESSAGE_LIMITS)).toBe('hidden');
+    expect(fewCandidatesScope(query(['trougil']), stats, cap)).toBe('hidden');
+    // Inbox 1's 200,000 of a million: 200,000 entries against 5,000 visits, an entry costing a
+    // visit (messages.visitEntries pruned) — hidden; a table a hundred times larger makes it
+    // 500,000 visits, and the index is read.
+    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), stats, cap)).toBe('hidden');
+    const larger = { ...stats, rows: 100_000_000 };
+    const thin = { ...larger, columns: new Map(larger.columns) };
+    thin.columns.set('inbox_id', { nullFrac: 0, common: [{ value: '1', share: 0.002 }], histogram: [], distinct: 500 });
+    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), thin, cap)).toBe('indexed');
+    expect(fewCandidatesScope(query(['trougil'], { inboxIds: [1] }), thin)).toBe('hidden');
   });
 });
 

@@ -24,7 +24,6 @@ export const COSTS = {
   'conversations.sampleWindow': { value: 250, off: 0 }, // first window for an unseen term whose candidates could pass walkCap
   'conversations.walkCap': { value: 10_000, off: Infinity }, // longest window; past it the candidates are the bounded choice
   'conversations.room': { value: 3, off: 1 }, // a window is this many times the rows expected, as the estimate is rough
-  'conversations.candidateCost': { value: 2, off: 1 }, // a contact the candidates collect (index row, heap, its probes)
   'conversations.candidateCap': { value: 20_000, off: 0 }, // most contacts and display ids collected; past it the scan is cheaper
   'conversations.displayIdCap': { value: 3_000, off: 0 }, // most display ids probed one by one; past it matched as text
   // Articles
@@ -35,13 +34,9 @@ export const COSTS = {
   'messages.window': { value: 3_000, off: 0 }, // first window: its matches tell how common the words are
   'messages.walkCap': { value: 40_000, off: Infinity }, // longest window: past it the trigram index is the bounded choice
   'messages.room': { value: 1.5, off: 1 }, // a window is this many times the rows expected, as the estimate is rough
-  'messages.sample': { value: 600, off: 0 }, // first window for unseen words past the capped read: its matches size the next
   'messages.capped': { value: 1_000, off: 0 }, // the capped read's least cap: a rare word's whole answer in one statement
   'messages.matchRows': { value: 10, off: 1 }, // a candidate's visit by a trigram read (heap row, word-start test)
-  'messages.visitEntries': { value: 12, off: 1 }, // scope index entries worth one visit over a rare word's odds: a judgment
   'messages.wordIndexShare': { value: 0.01, off: 0 }, // share under which a word start is read from the word index
-  'messages.wordIndexRows': { value: 1.6, off: 1 }, // a word-index posting gathered and its message visited
-  'messages.entryRows': { value: 30, off: Infinity }, // index entries a bitmap gathers for the cost of one window row
   'messages.narrowingFirst': { value: 0.5, off: 0 }, // walked share under which a window tests inboxes and sender first
 } as const satisfies Record<string, Knob>;
 

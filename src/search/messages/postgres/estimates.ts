@@ -68,15 +68,10 @@ export function narrowingFirst(
   return stats !== undefined && walkShare(query, stats, walk) <= limits.narrowingFirst;
 }
 /** Few candidates hide the scope from the indexes; a capped read uses its index when cheaper than cap ÷ share visits. */
-export function fewCandidatesScope(
-  query: MessageQuery,
-  stats: TableStats | undefined,
-  limits: MessageLimits,
-  cap?: number,
-): ScopeIndex {
+export function fewCandidatesScope(query: MessageQuery, stats: TableStats | undefined, cap?: number): ScopeIndex {
   if (!stats || cap === undefined) return 'hidden';
   const rows = accountRows(query, stats) * withinAccount(query, stats, 'inbox_id', query.inboxIds);
-  return rows * rows >= cap * stats.rows * limits.visitEntries ? 'hidden' : 'indexed';
+  return rows * rows >= cap * stats.rows ? 'hidden' : 'indexed';
 }
 /** Each word's share of the messages: the word index's lexemes for a word it serves, else the sampled contents. */
 export function wordShares(query: MessageQuery, stats: TableStats | undefined, lexemes?: LexemeStats): Array<number | undefined> {
@@ -112,9 +107,9 @@ export function cappedWindow(query: MessageQuery, stats: TableStats, limits: Mes
   const rows = Math.ceil((limits.room * need(query) * scopeRows(query, stats)) / cap);
   return Math.min(limits.walkCap, Math.max(limits.window, rows));
 }
-/** The trigram read of one inbox, in rows: its entries in the scope's index and a visit of each match. */
+/** The trigram read of one inbox, in rows: a visit of each match. */
 function inboxIndexRows(query: MessageQuery, stats: TableStats, share: number, limits: MessageLimits): number {
-  return scopeRows(query, stats) * (1 / limits.entryRows + share * limits.matchRows);
+  return scopeRows(query, stats) * share * limits.matchRows;
 }
 /** The first statement (docs/plans.md, Messages): a code's trigram read, the capped read, a sized window or the index. */
 export function firstMessageStep(
@@ -132,10 +127,10 @@ export function firstMessageStep(
   const capped = { strategy: 'capped', cap, then: cappedWindow(query, stats, limits, cap) } as const;
   if (wordShare === 0) {
     const unseen = looseCandidates(query) && unseenMatches(query, stats) > limits.walkCap;
-    return windowCanHold(page(query), cap) && !unseen ? capped : { strategy: 'window', window: limits.sample };
+    return windowCanHold(page(query), cap) && !unseen ? capped : { strategy: 'trigram' };
   }
   const { rows } = shareWindow(page(query), wordShare * walkShare(query, stats, walk), limits);
-  const indexRows = indexShare === undefined ? undefined : indexShare * stats.rows * limits.wordIndexRows;
+  const indexRows = indexShare === undefined ? undefined : indexShare * stats.rows;
   const fewMatches = wordShare * scopeRows(query, stats) < cap && windowCanHold(page(query), cap);
   if (indexRows !== undefined && fewMatches && (rows === undefined || indexRows < rows / limits.room)) return capped;
   if (rows === undefined || (walk === 'inbox' && rows > (indexRows ?? inboxIndexRows(query, stats, wordShare, limits))))

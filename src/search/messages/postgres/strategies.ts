@@ -82,10 +82,9 @@ function define(name: string, label: string, estimate: MessageStrategy['cost'], 
 }
 export const capped = define(CAPPED, 'capped', (input) => capOf(input) * input.limits.matchRows, {
   applies: (input, so) => input.first !== undefined && so.tried.length === 0,
-  caching: (input) =>
-    fewCandidatesScope(input.query, input.stats, input.limits, capOf(input)) === 'hidden' ? firstPage(input) : 'no',
+  caching: (input) => (fewCandidatesScope(input.query, input.stats, capOf(input)) === 'hidden' ? firstPage(input) : 'no'),
   statement: (input, _so, inText) => {
-    const scope = fewCandidatesScope(input.query, input.stats, input.limits, capOf(input));
+    const scope = fewCandidatesScope(input.query, input.stats, capOf(input));
     const shape = { cap: capOf(input), scope, wordIndex: input.wordIndex };
     return statement(input, (select) => st.trigramStatement(input.query, shape, select, inText), true);
   },
@@ -126,7 +125,7 @@ export const windowRest = define(REST, 'window', (input, so) => restRows(input, 
 /** A code's few candidates, or the word index's: the scope's index only where small. */
 function trigramScope(input: MessagePlanInput) {
   const few = input.first?.strategy === 'trigram' && input.first.few;
-  return few || input.wordIndex.length > 0 ? fewCandidatesScope(input.query, input.stats, input.limits) : 'indexed';
+  return few || input.wordIndex.length > 0 ? fewCandidatesScope(input.query, input.stats) : 'indexed';
 }
 export const trigram = define(TRIGRAM, 'trigram', (input) => scopeCost(input, input.limits.matchRows), {
   applies: ({ first }) => first !== undefined,
