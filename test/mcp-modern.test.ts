@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
 import { startHttp, type HttpProcess } from './helpers/http.js';
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { assertBuilt, CLI, cliEnv } from './helpers/spawn.js';
 import { MODERN_CALLS } from '../src/mcp/modern-call.js';
 
@@ -142,6 +143,35 @@ describe('MCP 2026-07-28 over HTTP', () => {
       }
       expect(own.status, name).toBe(200);
     }
+  });
+
+  it('refuses a foreign Origin or Host before the era is known, as in the 2025 era', async () => {
+    // node:http, not fetch: fetch sets Host itself.
+    const raw = (headers: Record<string, string>) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const body = JSON.stringify(modern('server/discover'));
+        const req = request(new URL('/mcp', http.url), {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            api_access_token: f.admin,
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'server/discover',
+            ...headers,
+          },
+        });
+        req.on('error', reject);
+        req.on('response', (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (c: string) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        });
+        req.end(body);
+      });
+    expect(await raw({ origin: 'https://evil.example' })).toEqual({ status: 403, body: '{"error":"Origin not allowed"}' });
+    expect(await raw({ host: 'evil.example' })).toEqual({ status: 403, body: '{"error":"Host not allowed"}' });
+    expect((await raw({})).status).toBe(200);
   });
 
   it('refuses a refused token with the same 401 as the 2025 era', async () => {
