@@ -2,8 +2,7 @@
  * Every auth outcome and rule violation of contract §2/§3/§4.2 on both surfaces of one spawned
  * server, with exact REST statuses and bodies and the same text as an MCP tool error.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
@@ -57,7 +56,7 @@ const rest = (token: string | undefined, account: number | string, tool: string,
   restSearch(server.url, token, account, tool, args);
 
 const mcp = async (account: number, tool: string, args: Args) =>
-  (await client.callTool({ name: tool, arguments: { ...args, account_id: account } })) as CallToolResult;
+  await client.callTool({ name: tool, arguments: { ...args, account_id: account } });
 
 describe('errors: same message on both surfaces (contract §2, §3, §4.2)', () => {
   const cases: Array<{
