@@ -235,8 +235,9 @@ describe('errors: same message on both surfaces (contract §2, §3, §4.2)', () 
   });
 
   it('the SDK client fails to connect over HTTP with an invalid token', async () => {
+    // The 2.x client's SdkHttpError carries the HTTP status as `status` (the 1.x client's error had it as `code`).
     await expect(connectHttpMcp(server.url, { api_access_token: 'nope' })).rejects.toMatchObject({
-      code: 401,
+      status: 401,
       message: expect.stringContaining('Invalid Access Token') as unknown,
     });
   });
