@@ -5,11 +5,10 @@
  * as `npm run bench` does) and keeps the peak at 32 and its calls per second. The peak moves with
  * garbage collection by 20 MB or more from run to run, so one run of the bench cannot tell an
  * option's effect: this compares medians. `--era both` also alternates the clients' protocol era:
- * 2025 (the v1 client, answered by searchdesk's own layer) and 2026-07-28 (the v2 client pinned to
+ * 2025 (the v2 client in its default negotiation, answered by searchdesk's own layer) and 2026-07-28 (pinned to
  * it, answered by @modelcontextprotocol/server). Never part of `npm test`; writes nothing.
  */
 import { parseArgs } from 'node:util';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LARGE_ADMIN_TOKEN, LARGE_AGENT_TOKEN } from './generator/org.js';
 import { measureThroughput, type Clients } from './perf/measure.js';
 import { cliEnv, connectHttp, MODERN_ERA, SERVER_NODE_OPTIONS, startServer } from './perf/server.js';
@@ -26,7 +25,7 @@ const HELP = `Usage: npm run bench:rss -- [options]
   --node-options TEXT      The options compared with none (default: the server's own, ${SERVER_NODE_OPTIONS})
   --runs N                 Runs of each, alternating (default 5)
   --duration S             Seconds at each concurrency (default 8)
-  --era 2025|2026-07-28|both  The clients' protocol era (default 2025: the v1 client)
+  --era 2025|2026-07-28|both  The clients' protocol era (default 2025: the v2 client's default negotiation)
 `;
 
 async function main() {
@@ -97,8 +96,7 @@ async function main() {
           `run ${run}, ${variant.label}: peak ${at32.peakRssMb.toFixed(1)} MB at 32, ${at32.callsPerSecond.toFixed(0)} calls/s, ${at32.errors} errors`,
         );
       } finally {
-        for (const clients of pool)
-          for (const client of Object.values(clients) as Client[]) await client.close().catch(() => undefined);
+        for (const clients of pool) for (const client of Object.values(clients)) await client.close().catch(() => undefined);
         await server.stop();
       }
     }

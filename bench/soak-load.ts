@@ -5,9 +5,7 @@
  * over Streamable HTTP. A call fails when it throws (transport, timeout, JSON-RPC error), when a
  * search comes back as a tool error, or when an expected tool error has another text.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { FIRST_NAMES, LAST_NAMES } from './generator/people.js';
 import { WORDS } from './generator/vocabulary.js';
 
@@ -153,9 +151,7 @@ export async function runLoad(opts: LoadOptions, state: LoadState): Promise<void
       const started = performance.now();
       let reason: string | undefined;
       try {
-        const result = (await client.callTool({ name: call.tool, arguments: call.args }, undefined, {
-          timeout: opts.callTimeoutMs,
-        })) as CallToolResult;
+        const result = await client.callTool({ name: call.tool, arguments: call.args }, { timeout: opts.callTimeoutMs });
         reason = judgeCall(call, result);
       } catch (err) {
         reason = `threw: ${(err as Error).message}`;

@@ -11,8 +11,7 @@
  *   and the pool's connections come back (more timeouts than the pool has connections, then
  *   everything answers again).
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
@@ -65,7 +64,7 @@ async function serve(env: Record<string, string>): Promise<{ server: HttpProcess
 
 async function searchMessages(client: Client): Promise<{ ids: number[]; engine: unknown; ms: number }> {
   const started = performance.now();
-  const r = (await client.callTool({ name: 'search_messages', arguments: { q: 'fault tolerant' } })) as CallToolResult;
+  const r = await client.callTool({ name: 'search_messages', arguments: { q: 'fault tolerant' } });
   const ms = performance.now() - started;
   expect(r.isError).toBeFalsy();
   const { messages } = (r.structuredContent as { payload: { messages: Array<{ id: number }> } }).payload;
@@ -121,7 +120,7 @@ describe.each(searchEngines)('$name faults', ({ name, skip, url, index, env }) =
     await proxy.cut();
     for (let i = 0; i < 3; i++)
       expect(await searchMessages(client)).toMatchObject({ ids: f.messages, engine: 'postgres-fallback' });
-    const all = (await client.callTool({ name: 'search_all', arguments: { q: 'fault' } })) as CallToolResult;
+    const all = await client.callTool({ name: 'search_all', arguments: { q: 'fault' } });
     expect(all._meta).toMatchObject({ engine: 'postgres-fallback' });
     expect((all.structuredContent as { payload: { messages: unknown[] } }).payload.messages).toHaveLength(3);
     expect(await restMessages()).toEqual(before);
@@ -203,7 +202,7 @@ describe('Postgres faults', () => {
     await proxy.restore();
     expect(await contacts()).toEqual(ok);
     for (const c of [client, late]) {
-      const r = (await c.callTool({ name: 'search_contacts', arguments: { q: 'Fiona' } })) as CallToolResult;
+      const r = await c.callTool({ name: 'search_contacts', arguments: { q: 'Fiona' } });
       expect(asRestBody(r.structuredContent)).toEqual(ok.body);
     }
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);

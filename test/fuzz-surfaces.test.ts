@@ -11,8 +11,7 @@
  * both surfaces. Last (issue 49), random sequences of users, guessers and bots, batches and
  * protocol versions against the rate limit and a model of it.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../src/app.js';
@@ -943,9 +942,7 @@ describe('bad input through REST and MCP (issue 6)', () => {
       fc.asyncProperty(fc.constantFrom(...TOOLS), argsArb, async (tool, args) => {
         // What goes over the wire (NaN → null, -0 → 0): the oracle judges that.
         const sent = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
-        const r = (await client.callTool({ name: tool, arguments: sent }, undefined, {
-          timeout: REQUEST_TIMEOUT_MS,
-        })) as CallToolResult;
+        const r = await client.callTool({ name: tool, arguments: sent }, { timeout: REQUEST_TIMEOUT_MS });
         const text = (r.content[0] as { text: string }).text;
         const verdict = judgeMcp(tool, sent);
         if ('violations' in verdict) {
@@ -996,9 +993,7 @@ describe('bad input through REST and MCP (issue 6)', () => {
     await fc.assert(
       fc.asyncProperty(readCallArb(), async ([tool, args]) => {
         const sent = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
-        const r = (await client.callTool({ name: tool, arguments: sent }, undefined, {
-          timeout: REQUEST_TIMEOUT_MS,
-        })) as CallToolResult;
+        const r = await client.callTool({ name: tool, arguments: sent }, { timeout: REQUEST_TIMEOUT_MS });
         const text = (r.content[0] as { text: string }).text;
         expectNoLeak(text);
         const verdict = judgeReadMcp(tool, sent);
@@ -1077,16 +1072,18 @@ describe('bad input through REST and MCP (issue 6)', () => {
           const found = ((await search.json()) as { payload: { articles: Array<{ id: number; snippet: string }> } }).payload;
           expect(found.articles.map((a) => a.id)).toEqual([article]);
           expect(found.articles[0]!.snippet.length).toBeLessThanOrEqual(300);
-          const mcpSearch = (await hostile.callTool({ name: 'search_articles', arguments: { q: NEEDLE } }, undefined, {
-            timeout: REQUEST_TIMEOUT_MS,
-          })) as CallToolResult;
+          const mcpSearch = await hostile.callTool(
+            { name: 'search_articles', arguments: { q: NEEDLE } },
+            { timeout: REQUEST_TIMEOUT_MS },
+          );
           expect((asRestBody(mcpSearch.structuredContent) as { payload: unknown }).payload).toEqual(found);
           const read = await fetch(`${base}/articles/${article}`, { headers, signal: signal() });
           expect(read.status).toBe(200);
           const content = ((await read.json()) as { payload: { content: string } }).payload.content;
-          const mcpRead = (await hostile.callTool({ name: 'get_article', arguments: { id: article } }, undefined, {
-            timeout: REQUEST_TIMEOUT_MS,
-          })) as CallToolResult;
+          const mcpRead = await hostile.callTool(
+            { name: 'get_article', arguments: { id: article } },
+            { timeout: REQUEST_TIMEOUT_MS },
+          );
           expect(mcpRead.isError).toBeFalsy();
           // The MCP context budget may shorten the content, with a trailing `…`.
           const mcpContent = (mcpRead.structuredContent as { payload: { content: string } }).payload.content;
@@ -1136,7 +1133,7 @@ describe('bad input through REST and MCP (issue 6)', () => {
     );
     await fc.assert(
       fc.asyncProperty(listArgsArb, async (args) => {
-        const r = (await client.callTool({ name: 'list_conversations', arguments: args })) as CallToolResult;
+        const r = await client.callTool({ name: 'list_conversations', arguments: args });
         const text = (r.content[0] as { text: string }).text;
         expectNoLeak(text);
         judgeList(!r.isError, r.isError ? { error: text } : asListBody(r.structuredContent), Object.keys(args));

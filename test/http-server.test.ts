@@ -4,7 +4,6 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
@@ -223,7 +222,7 @@ describe('failures (contract §8)', () => {
       expect(rest.status).toBe(503);
       expect(await rest.json()).toEqual({ error: 'Search backend unavailable' });
       const client = await connectHttpMcp(down.url, { api_access_token: 'any' });
-      const r = (await client.callTool({ name: 'search_all', arguments: { q: 'x' } })) as CallToolResult;
+      const r = await client.callTool({ name: 'search_all', arguments: { q: 'x' } });
       expect(r).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Search backend unavailable' }] });
       await client.close();
       const missing = await fetch(`${down.url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: '{}' });
@@ -265,7 +264,7 @@ describe('failures (contract §8)', () => {
       const rest = await fetch(`${es.url}${restPath('messages', 'fallback')}`, { headers: { api_access_token: f.admin } });
       expect(rest.status).toBe(200);
       const client = await connectHttpMcp(es.url, { api_access_token: f.admin });
-      const r = (await client.callTool({ name: 'search_messages', arguments: { q: 'fallback' } })) as CallToolResult;
+      const r = await client.callTool({ name: 'search_messages', arguments: { q: 'fallback' } });
       expect(r._meta).toMatchObject({ engine: 'postgres-fallback' });
       expect(r.structuredContent).toMatchObject({ meta: { engine: 'postgres-fallback' } });
       expect(asRestBody(r.structuredContent)).toEqual(await rest.json());
@@ -314,7 +313,7 @@ describe('failures (contract §8)', () => {
       expect(rest.status).toBe(500);
       expect(await rest.text()).toBe('{"error":"Internal error"}');
       const client = await connectHttpMcp(s.url, { api_access_token: token });
-      const r = (await client.callTool({ name: 'search_contacts', arguments: { q: 'x' } })) as CallToolResult;
+      const r = await client.callTool({ name: 'search_contacts', arguments: { q: 'x' } });
       expect(r).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Internal error' }] });
       await client.close();
       expect(logLines(s.stderr()).some((l) => l.event === 'db_error' && l.code === '42P01')).toBe(true);

@@ -6,8 +6,7 @@
  * access), and the page is exactly what an oracle computed from the fixture data says, so nothing
  * visible and matching is missing either. REST and MCP give the same payload.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
@@ -130,7 +129,7 @@ describe.each(engines)('tenant isolation through REST and MCP on $name', ({ name
     const [viaRest, viaMcp] = await Promise.all([
       restSearch(server.url, caller.token, caller.account, tool, args),
       mcpClient(caller.token).then(
-        async (c) => (await c.callTool({ name: tool, arguments: { ...args, account_id: caller.account } })) as CallToolResult,
+        async (c) => await c.callTool({ name: tool, arguments: { ...args, account_id: caller.account } }),
       ),
     ]);
     return { viaRest, viaMcp };
@@ -186,9 +185,9 @@ describe.each(engines)('tenant isolation through REST and MCP on $name', ({ name
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...w.memberships), fc.constantFrom(...readTargets(w)), async (caller, target) => {
           const expected = expectedRead(w, caller, target);
-          const viaMcp = (await (
+          const viaMcp = await (
             await mcpClient(caller.token)
-          ).callTool({ name: target.tool, arguments: { ...target.args, account_id: caller.account } })) as CallToolResult;
+          ).callTool({ name: target.tool, arguments: { ...target.args, account_id: caller.account } });
           // REST names a conversation by its display id only.
           const viaRest =
             target.tool === 'get_conversation' && target.args.display_id === undefined
@@ -241,10 +240,10 @@ describe.each(engines)('tenant isolation through REST and MCP on $name', ({ name
         const args = { status: 'all', sort_by: 'created_at_asc' };
         const viaRest = await restGet(server.url, caller.token, listPath(caller.account, args));
         const client = await mcpClient(caller.token);
-        const viaMcp = (await client.callTool({
+        const viaMcp = await client.callTool({
           name: 'list_conversations',
           arguments: { ...args, account_id: caller.account },
-        })) as CallToolResult;
+        });
         const listed = (asRestBody(viaMcp.structuredContent) as { payload: { conversations: unknown; counts: unknown } }).payload;
         expect({ data: { meta: listed.counts, payload: listed.conversations } }).toEqual(viaRest.body);
         const { data } = viaRest.body as { data: { meta: { all_count: number }; payload: Row[] } };
@@ -262,10 +261,10 @@ describe.each(engines)('tenant isolation through REST and MCP on $name', ({ name
             data: { meta: { mine_count: 0, assigned_count: 0, unassigned_count: 0, all_count: 0 }, payload: [] },
           });
         }
-        const account = (await client.callTool({
+        const account = await client.callTool({
           name: 'get_account',
           arguments: { account_id: caller.account },
-        })) as CallToolResult;
+        });
         const directory = account.structuredContent as { inboxes: Row[]; account: { id: number } };
         expect(directory.account.id).toBe(caller.account);
         expect(directory.inboxes.map((i) => i.id).sort((a, b) => a - b)).toEqual([...inboxes].sort((a, b) => a - b));
@@ -312,7 +311,7 @@ describe.each(engines)('tenant isolation through REST and MCP on $name', ({ name
       for (const [user, accounts] of users) {
         if (accounts.length < 2) continue;
         const token = w.memberships.find((m) => m.user === user)!.token;
-        const r = (await (await mcpClient(token)).callTool({ name: 'search_all', arguments: { q: 'a' } })) as CallToolResult;
+        const r = await (await mcpClient(token)).callTool({ name: 'search_all', arguments: { q: 'a' } });
         const listed = accounts
           .sort((a, b) => a - b)
           .map((a) => `${a} (Tenant ${w.accounts.indexOf(a)})`)

@@ -6,10 +6,8 @@
  * `from`; get_conversation's input schema says "exactly one of display_id and id"; tools/list
  * stays small.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { type CallToolResult, Client, type JsonSchemaType, type Tool } from '@modelcontextprotocol/client';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../src/mcp/server.js';
 import { FROM_MESSAGE } from '../src/mcp/tools.js';
@@ -80,7 +78,7 @@ beforeAll(async () => {
     logger: silentLogger,
     token: f.admin,
   });
-  client = new SdkClient({ name: 'test', version: '0.0.0' });
+  client = new Client({ name: 'test', version: '0.0.0' });
   await client.connect(await linkedClientTransport(mcp));
   tools = (await client.listTools()).tools;
   server = await startHttp(cliEnv({ DATABASE_URL: t.url }));
@@ -93,7 +91,7 @@ afterAll(async () => {
 });
 
 async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+  return await client.callTool({ name, arguments: args });
 }
 
 interface Meta {
@@ -264,7 +262,8 @@ describe('strict where the model can fix it (contract §10)', () => {
   it('get_conversation declares exactly one of display_id and id in its input schema, and says so when broken', async () => {
     const schema = tools.find((tool) => tool.name === 'get_conversation')!.inputSchema;
     expect(schema.oneOf).toEqual([{ required: ['display_id'] }, { required: ['id'] }]);
-    const validate = new AjvJsonSchemaValidator().getValidator(schema);
+    // The 2.x Tool types inputSchema's properties as JSON values, narrower than the validator's schema type.
+    const validate = new AjvJsonSchemaValidator().getValidator(schema as JsonSchemaType);
     expect(validate({ display_id: 1 }).valid).toBe(true);
     expect(validate({ id: 1 }).valid).toBe(true);
     expect(validate({}).valid).toBe(false);

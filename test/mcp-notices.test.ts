@@ -5,8 +5,7 @@
  * the real HTTP server (/mcp, SDK client, api_access_token) on Postgres, and on Elasticsearch for
  * the word checks. The context budget holds with `meta` and its notices included.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budgetNotice } from '../src/mcp/result.js';
 import { inboxIgnoredNotice, MESSAGES_NOT_SEARCHED, WINDOW_NOTICE } from '../src/search/messages/notices.js';
@@ -83,7 +82,7 @@ interface Seen {
  * checked to be the same JSON as the text block, so a notice in one is in the other.
  */
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<Seen> {
-  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const r = await client.callTool({ name, arguments: args });
   expect(r.isError, `${name} ${JSON.stringify(args)}: ${JSON.stringify(r.content)}`).toBeFalsy();
   expect(r.content).toHaveLength(1);
   const text = (r.content[0] as { text: string }).text;

@@ -5,7 +5,7 @@
  * cut in front of the real server) that the server survives.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { Fixture } from './helpers/fixtures.js';
 import { cliEnv, initializeRequest, logLines, runCli } from './helpers/spawn.js';
@@ -100,7 +100,7 @@ describe('stdio: protocol', () => {
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(10);
     for (const tool of tools) expect(tool.icons).toBeUndefined();
-    const r = (await client.callTool({ name: 'search_messages', arguments: { q: 'stdio hello' } })) as CallToolResult;
+    const r = await client.callTool({ name: 'search_messages', arguments: { q: 'stdio hello' } });
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent).toMatchObject({ payload: { messages: [{ content: 'stdio hello there' }] } });
     expect(r._meta).toEqual({ page: 1, per_page: 15, has_more: { messages: false }, engine: 'postgres' });
@@ -123,7 +123,7 @@ describe('stdio: protocol', () => {
 
   it('applies SEARCHDESK_MAX_RESULT_CHARS: long content ends with "…", rows are kept', async () => {
     const { client } = await session({ SEARCHDESK_MAX_RESULT_CHARS: '2000' });
-    const r = (await client.callTool({ name: 'search_messages', arguments: { q: 'stdio' } })) as CallToolResult;
+    const r = await client.callTool({ name: 'search_messages', arguments: { q: 'stdio' } });
     expect(r._meta).toMatchObject({ truncated: true });
     expect(text(r).length).toBeLessThanOrEqual(2_000);
     expect(r.structuredContent).toMatchObject({
@@ -144,12 +144,12 @@ describe('stdio: Postgres outage (contract §8)', () => {
     expect(ok.isError).toBeFalsy();
 
     await proxy.cut();
-    const down = (await client.callTool({ name: 'search_contacts', arguments: { q: 'Sam' } })) as CallToolResult;
+    const down = await client.callTool({ name: 'search_contacts', arguments: { q: 'Sam' } });
     expect(down.isError).toBe(true);
     expect(text(down)).toBe('Search backend unavailable');
 
     await proxy.restore();
-    const back = (await client.callTool({ name: 'search_contacts', arguments: { q: 'Sam' } })) as CallToolResult;
+    const back = await client.callTool({ name: 'search_contacts', arguments: { q: 'Sam' } });
     expect(back.isError).toBeFalsy();
     expect(back.structuredContent).toMatchObject({ payload: { contacts: [{ name: 'Stdio Sam' }] } });
     expect(stderr()).not.toMatch(/SELECT|password/i);
@@ -162,10 +162,10 @@ describe('stdio: Postgres outage (contract §8)', () => {
     const url = proxy.proxied(t.url);
     await proxy.cut();
     const { client } = await session({ DATABASE_URL: url });
-    const down = (await client.callTool({ name: 'search_contacts', arguments: { q: 'Sam' } })) as CallToolResult;
+    const down = await client.callTool({ name: 'search_contacts', arguments: { q: 'Sam' } });
     expect(text(down)).toBe('Search backend unavailable');
     await proxy.restore();
-    const back = (await client.callTool({ name: 'search_contacts', arguments: { q: 'Sam' } })) as CallToolResult;
+    const back = await client.callTool({ name: 'search_contacts', arguments: { q: 'Sam' } });
     expect(back.isError).toBeFalsy();
     await proxy.cut();
   });

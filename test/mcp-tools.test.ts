@@ -2,8 +2,7 @@
  * The MCP surface in-process: a real SDK Client over an in-memory pair, real Postgres behind it.
  * Tool list (snapshot), account resolution, argument validation, error mapping, context budget.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/db.js';
 import type { SearchDeps } from '../src/search/core.js';
@@ -74,7 +73,7 @@ async function connect(token: string, overrides: Partial<McpServerOptions> = {})
 }
 
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+  return await client.callTool({ name, arguments: args });
 }
 
 function errorText(result: CallToolResult): string {
@@ -255,7 +254,8 @@ describe('arguments and errors', () => {
     const client = await connect(f.admin);
     const asNumber = await call(client, 'search_messages', { q: 'budget', page: 1, until: 4_000_000_000 });
     const asText = await call(client, 'search_messages', { q: 'budget', page: '1', until: ' 4000000000 ' });
-    expect(asText.structuredContent?.payload).toEqual(asNumber.structuredContent?.payload);
+    const payload = (r: CallToolResult) => (r.structuredContent as { payload?: unknown } | undefined)?.payload;
+    expect(payload(asText)).toEqual(payload(asNumber));
     expect(asText._meta).toEqual(asNumber._meta);
     expect(errorText(await call(client, 'search_messages', { q: 'budget', page: '1.0' }))).toBe(
       'page must be an integer between 1 and 500',

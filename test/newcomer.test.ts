@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { cliEnv, connectHttpMcp, connectStdio, startHttp, type HttpProcess } from './helpers/spawn.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'searchdesk-newcomer-'));

@@ -14,8 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -389,7 +388,7 @@ describe('no token in any log (LOG_LEVEL=debug)', () => {
     try {
       for (const tool of TOOLS) await s.client.callTool({ name: tool, arguments: { q: 'secure' } });
       await pgProxy.cut();
-      const down = (await s.client.callTool({ name: 'search_contacts', arguments: { q: 'secure' } })) as CallToolResult;
+      const down = await s.client.callTool({ name: 'search_contacts', arguments: { q: 'secure' } });
       expect(down.isError).toBe(true);
       await pgProxy.restore();
       for (const tool of TOOLS) await s.client.callTool({ name: tool, arguments: { q: 'secure', page: 0 } });

@@ -2,8 +2,7 @@
  * Every auth outcome and rule violation of contract §2/§3/§4.2 on both surfaces of one spawned
  * server, with exact REST statuses and bodies and the same text as an MCP tool error.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
@@ -57,7 +56,7 @@ const rest = (token: string | undefined, account: number | string, tool: string,
   restSearch(server.url, token, account, tool, args);
 
 const mcp = async (account: number, tool: string, args: Args) =>
-  (await client.callTool({ name: tool, arguments: { ...args, account_id: account } })) as CallToolResult;
+  await client.callTool({ name: tool, arguments: { ...args, account_id: account } });
 
 describe('errors: same message on both surfaces (contract §2, §3, §4.2)', () => {
   const cases: Array<{
@@ -236,8 +235,9 @@ describe('errors: same message on both surfaces (contract §2, §3, §4.2)', () 
   });
 
   it('the SDK client fails to connect over HTTP with an invalid token', async () => {
+    // The 2.x client's SdkHttpError carries the HTTP status as `status` (the 1.x client's error had it as `code`).
     await expect(connectHttpMcp(server.url, { api_access_token: 'nope' })).rejects.toMatchObject({
-      code: 401,
+      status: 401,
       message: expect.stringContaining('Invalid Access Token') as unknown,
     });
   });

@@ -5,8 +5,7 @@
  * (contract §1, §10; helpers/mcp-normalise.ts).
  * (Errors on both surfaces: surface-errors.test.ts.)
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/db.js';
 import { DAY, Fixture } from './helpers/fixtures.js';
@@ -131,7 +130,7 @@ const rest = (token: string | undefined, account: number | string, tool: string,
 async function mcp(token: string, account: number, tool: string, args: Args): Promise<CallToolResult> {
   const client = clients.get(token);
   if (!client) throw new Error('no client for token');
-  return (await client.callTool({ name: tool, arguments: { ...args, account_id: account } })) as CallToolResult;
+  return await client.callTool({ name: tool, arguments: { ...args, account_id: account } });
 }
 
 /** The help desk's list body `{data: {meta: counts, payload}}` as MCP writes it, `{payload: {conversations, counts}}`; any other body as it is. */

@@ -1,5 +1,5 @@
 /** Measurement loops: paired MCP/direct latency at concurrency 1, and throughput at concurrency N. */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { Direct, DirectEngine } from './direct.js';
 import { callTool, sampleRss, type CallOutcome } from './server.js';
 import { median, summarize, type Summary } from './stats.js';

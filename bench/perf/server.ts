@@ -8,9 +8,8 @@ import { RawHttp } from './rawhttp.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { BenchQuery } from './workload.js';
 
 /** dist-bench/bench/perf → the repository root. */
@@ -106,19 +105,14 @@ export function startServer(env: Record<string, string>, timeoutMs = 30_000): Pr
 export const MODERN_ERA = '2026-07-28';
 
 /**
- * An MCP client over HTTP: the v1 SDK's (2025 era, what hosts speak today), or with `era`
- * 2026-07-28 the v2 client pinned to that revision (the same calls; typed as the v1 client).
+ * An MCP client over HTTP: the v2 client in its default negotiation (2025 era, as hosts speak
+ * today), or with `era` 2026-07-28 the same client pinned to that revision.
  */
 export async function connectHttp(baseUrl: string, token: string, era?: string): Promise<Client> {
   const url = new URL('/mcp', baseUrl);
   const requestInit = { headers: { api_access_token: token } };
-  if (era === MODERN_ERA) {
-    const v2 = await import('@modelcontextprotocol/client');
-    const client = new v2.Client({ name: 'searchdesk-bench', version: '0.0.0' }, { versionNegotiation: { mode: { pin: era } } });
-    await client.connect(new v2.StreamableHTTPClientTransport(url, { requestInit }));
-    return client as unknown as Client;
-  }
-  const client = new Client({ name: 'searchdesk-bench', version: '0.0.0' });
+  const options = era === MODERN_ERA ? { versionNegotiation: { mode: { pin: era } } } : undefined;
+  const client = new Client({ name: 'searchdesk-bench', version: '0.0.0' }, options);
   await client.connect(new StreamableHTTPClientTransport(url, { requestInit }));
   return client;
 }
@@ -134,9 +128,7 @@ export interface CallOutcome {
 export async function callTool(client: Client, accountId: number, q: BenchQuery, timeoutMs = 120_000): Promise<CallOutcome> {
   const started = performance.now();
   try {
-    const res = await client.callTool({ name: q.tool, arguments: { ...q.args, account_id: accountId } }, undefined, {
-      timeout: timeoutMs,
-    });
+    const res = await client.callTool({ name: q.tool, arguments: { ...q.args, account_id: accountId } }, { timeout: timeoutMs });
     const ms = performance.now() - started;
     const meta =
       (res.structuredContent as { _meta?: { engine?: string } } | undefined)?._meta ??

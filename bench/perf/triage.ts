@@ -8,7 +8,7 @@
  */
 import type { TriageRow as TriageRecordRow } from '../record/types.js';
 import pg from 'pg';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { createPgDb, warmUpOnConnect } from '../../src/db/pg.js';
 import type { Db } from '../../src/db/db.js';
 import { createLogger } from '../../src/logger.js';
@@ -137,7 +137,7 @@ async function measure(sides: Sides, reps: number): Promise<Samples> {
 
 /** One tools/call over MCP; a tool error fails the run. */
 async function mcpCall(client: Client, accountId: number, name: string, args: object): Promise<void> {
-  const res = await client.callTool({ name, arguments: { ...args, account_id: accountId } }, undefined, { timeout: 120_000 });
+  const res = await client.callTool({ name, arguments: { ...args, account_id: accountId } }, { timeout: 120_000 });
   if (res.isError) throw new Error(`${name}: ${JSON.stringify(res.content).slice(0, 300)}`);
 }
 

@@ -7,7 +7,6 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LARGE_ADMIN_TOKEN, LARGE_AGENT_TOKEN } from '../generator/org.js';
 import {
   elasticsearchEngine,
@@ -57,7 +56,7 @@ async function openClients(url: string): Promise<Clients> {
 }
 
 async function closeClients(list: Clients[]) {
-  for (const c of list) for (const client of Object.values(c) as Client[]) await client.close().catch(() => undefined);
+  for (const c of list) for (const client of Object.values(c)) await client.close().catch(() => undefined);
 }
 
 async function withServer<T>(env: Record<string, string>, fn: (server: HttpServer) => Promise<T>): Promise<T> {

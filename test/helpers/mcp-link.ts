@@ -3,9 +3,7 @@
  * SDK's InMemoryTransport pair, with the server's side answering through `server.receive`, as the
  * stdio and HTTP transports do.
  */
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import type { JsonRpcMessage } from '../../src/mcp/protocol.js';
 import type { McpServer } from '../../src/mcp/server.js';
 
