@@ -44,16 +44,19 @@ function modern(method: string, params: Record<string, unknown> = {}) {
   return { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: ENVELOPE } };
 }
 
+/** The headers of a 2026-07-28 POST, with `extra` added or replacing. */
+const headersWith = (extra: Record<string, string>) => ({
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  api_access_token: f.admin,
+  'mcp-protocol-version': '2026-07-28',
+  ...extra,
+});
+
 async function post(body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(new URL('/mcp', http.url), {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      api_access_token: f.admin,
-      'mcp-protocol-version': '2026-07-28',
-      ...headers,
-    },
+    headers: headersWith(headers),
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
@@ -152,14 +155,7 @@ describe('MCP 2026-07-28 over HTTP', () => {
         const body = JSON.stringify(modern('server/discover'));
         const req = request(new URL('/mcp', http.url), {
           method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            api_access_token: f.admin,
-            'mcp-protocol-version': '2026-07-28',
-            'mcp-method': 'server/discover',
-            ...headers,
-          },
+          headers: headersWith({ 'mcp-method': 'server/discover', ...headers }),
         });
         req.on('error', reject);
         req.on('response', (res) => {
