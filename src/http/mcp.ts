@@ -171,32 +171,21 @@ function isModernExchange(ctx: RequestContext, { messages }: Body): boolean {
  * (src/mcp/modern.ts, loaded by the first).
  */
 async function answerModern(ctx: RequestContext, body: Body): Promise<void> {
-  const call = plainCall((name) => headerValue(ctx.req, name), body.value);
-  if (call) {
-    const logLines: Array<() => void> = [];
-    try {
-      const answer = await answerPlainCall(sessionOptions(ctx, logLines), call);
-      if (answer) {
-        const text = JSON.stringify(answer);
-        ctx.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
-        return;
-      }
-    } finally {
-      for (const line of logLines) line();
-    }
-  }
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(ctx.req.headers))
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   const logLines: Array<() => void> = [];
+  const opts = sessionOptions(ctx, logLines);
   try {
+    const call = plainCall((name) => headerValue(ctx.req, name), body.value);
+    const own = call && (await answerPlainCall(opts, call));
+    if (own) {
+      const text = JSON.stringify(own);
+      ctx.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+      return;
+    }
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(ctx.req.headers))
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     const { answerModernHttp } = await import('../mcp/modern.js');
-    const response = await answerModernHttp({
-      url: ctx.url.href,
-      headers,
-      body: body.value,
-      opts: sessionOptions(ctx, logLines),
-    });
+    const response = await answerModernHttp({ url: ctx.url.href, headers, body: body.value, opts });
     const text = await response.text();
     const out: Record<string, string | number> = {};
     response.headers.forEach((value, name) => (out[name] = value));

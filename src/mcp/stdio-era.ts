@@ -32,7 +32,7 @@ function modernRouter(session: McpServerOptions, logger: Logger, write: (message
   return {
     async answer(message) {
       const answer = sdk ? undefined : await discoveryAnswer(message, session);
-      if (!answer || sdk) return viaSdk(message);
+      if (!answer) return viaSdk(message);
       write(answer);
       // The tool list is out: load the SDK now, so the first tool call need not wait for it.
       if ('method' in message && message.method === 'tools/list') setImmediate(() => void load().catch(() => {}));
